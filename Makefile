@@ -1,0 +1,51 @@
+# The two commands a newcomer needs, and the pieces they are made of.
+#   make run    set everything up, then serve the site on http://127.0.0.1:8000 (SQLite)
+#   make test   set everything up, then run lint and the whole test suite
+# DATABASE_URL and REDIS_URL switch either to PostgreSQL and Redis.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test setup lint pytest messages demo bench clean
+
+run: setup
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo_data
+	@echo "Podpolye: http://$(HOST):$(PORT)/  (demo players are listed above)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: setup lint pytest
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+pytest: setup
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Refresh the translation catalogues after changing strings (needs GNU gettext).
+# The compiled .mo files are committed, so running the site never needs gettext.
+messages: setup
+	$(BIN)/python manage.py makemessages --locale ru --locale en --ignore '.venv/*' --ignore 'staticfiles/*' --no-obsolete
+	$(BIN)/python manage.py makemessages --domain djangojs --locale ru --locale en --ignore '.venv/*' --ignore 'staticfiles/*' --no-obsolete
+	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
+
+bench: setup
+	$(BIN)/python -m bench.engine
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis test-db.sqlite3*

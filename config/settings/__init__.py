@@ -1,0 +1,1 @@
+"""Settings, one module per environment, each read from the environment."""

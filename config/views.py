@@ -1,0 +1,102 @@
+"""Site-wide pages: the front page, the health check, the error pages."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import requires_csrf_token
+
+logger = logging.getLogger(__name__)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def _database_ok() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+    except Exception:
+        logger.exception("health check: database unreachable")
+        return False
+    finally:
+        connection.close()
+
+
+async def _channel_layer_ok() -> bool:
+    """Round trip one message through the layer: what a push needs to work."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    try:
+        channel = await layer.new_channel("healthz.")
+        token = uuid.uuid4().hex
+        await layer.send(channel, {"type": "healthz.ping", "token": token})
+        message = await asyncio.wait_for(layer.receive(channel), timeout=2)
+        return message.get("token") == token
+    except Exception:
+        logger.exception("health check: channel layer unreachable")
+        return False
+
+
+@never_cache
+async def healthz(request: HttpRequest) -> JsonResponse:
+    started = time.perf_counter()
+    database = await sync_to_async(_database_ok, thread_sensitive=False)()
+    channel_layer = await _channel_layer_ok()
+    healthy = database and channel_layer
+    return JsonResponse(
+        {
+            "status": "ok" if healthy else "unavailable",
+            "database": "ok" if database else "unreachable",
+            "channel_layer": "ok" if channel_layer else "unreachable",
+            "ms": round((time.perf_counter() - started) * 1000, 1),
+        },
+        status=200 if healthy else 503,
+    )
+
+
+def _error(request: HttpRequest, status: int) -> HttpResponse:
+    return render(request, "errors/error.html", {"status": status}, status=status)
+
+
+@requires_csrf_token
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _error(request, 400)
+
+
+@requires_csrf_token
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _error(request, 403)
+
+
+@requires_csrf_token
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return _error(request, 404)
+
+
+@requires_csrf_token
+def server_error(request: HttpRequest) -> HttpResponse:
+    return _error(request, 500)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A forged or stale form: say so plainly, in the user's language."""
+    return render(request, "errors/csrf.html", status=403)
+
+
+def error_preview(request: HttpRequest, code: int) -> HttpResponse:
+    if code not in (400, 403, 404, 500):
+        raise Http404
+    return _error(request, code)

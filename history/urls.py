@@ -1,0 +1,9 @@
+from django.urls import path
+
+from history import views
+
+app_name = "history"
+
+urlpatterns = [
+    path("", views.history_list, name="list"),
+]
