@@ -1,10 +1,224 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""Thin HTTP endpoints: parse, call one service, render. Every page works with a plain
+POST and a refresh; htmx and the socket only make it quicker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from games import engine, errors, services
+from games.forms import CreateTableForm, move_from_fields
+from games.models import Game
+from games.rendering import table_page_context
+from games.selectors import game_by_code, lobby_tables, my_tables, table_context
+from games.words import WORDS
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    user = request.user if request.user.is_authenticated else None
+    context = {"tables": lobby_tables(user), "mine": my_tables(user)}
+    if request.htmx:
+        return render(request, "games/_lobby_tables.html", context)
+    return render(request, "games/lobby.html", context)
+
+
+def _rules_tables(ruleset: Any) -> dict[str, Any]:
+    """The seeds' tables as rows, read from the engine's data so the page can never
+    disagree with the game."""
+    evil = dict(ruleset.evil_counts)
+    mission, min_players = ruleset.two_fail_at
+    return {
+        "sides": [(n, n - evil[n], evil[n]) for n in sorted(evil)],
+        "sizes": [
+            (
+                n,
+                [
+                    (size, ruleset.two_fail_mission and i + 1 == mission and n >= min_players)
+                    for i, size in enumerate(sizes)
+                ],
+            )
+            for n, sizes in ruleset.team_sizes
+        ],
+    }
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    games = []
+    for code in engine.ruleset_codes():
+        if code not in WORDS:
+            continue
+        ruleset = engine.get_ruleset(code)
+        games.append(
+            {
+                "code": code,
+                "words": WORDS[code],
+                "ruleset": ruleset,
+                "house_decisions": [gettext(text) for text in ruleset.house_decisions],
+                "options": [(gettext(o.label), gettext(o.help)) for o in ruleset.options],
+                **_rules_tables(ruleset),
+            }
+        )
+    return render(request, "games/rules.html", {"games": games})
+
+
+@login_required
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.game_create(
+                host=request.user,
+                ruleset=form.cleaned_data["ruleset"],
+                seat_count=form.cleaned_data["seat_count"],
+                options=form.chosen_options(),
+                is_private=form.cleaned_data["is_private"],
+                name=form.cleaned_data["name"],
+            )
+        except errors.GameError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect(game)
+    return render(request, "games/create.html", {"form": form})
+
+
+def _origin(request: HttpRequest) -> str:
+    return f"{request.scheme}://{request.get_host()}"
+
+
+def _game_or_404(code: str) -> Game:
+    game = game_by_code(code)
+    if game is None:
+        raise Http404
+    return game
+
+
+def table(request: HttpRequest, code: str) -> HttpResponse:
+    game = _game_or_404(code)
+    user = request.user if request.user.is_authenticated else None
+    context = table_page_context(table_context(game, user), origin=_origin(request))
+    if request.htmx and request.GET.get("fragment") == "live":
+        return render(request, "games/_live.html", context)
+    return render(request, "games/table.html", context)
+
+
+def _after_post(request: HttpRequest, game: Game, error: errors.GameError | None) -> HttpResponse:
+    """Plain POST: back to the table (errors as a message). htmx: the fresh live area,
+    with the error in the error region."""
+    if request.htmx:
+        user = request.user if request.user.is_authenticated else None
+        fresh = Game.objects.filter(pk=game.pk).first()
+        if fresh is None:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = "/games/"
+            return response
+        context = table_page_context(
+            table_context(fresh, user, with_chat=False), origin=_origin(request)
+        )
+        context["error"] = str(error) if error else ""
+        status = 200 if error is None else error.status
+        html = render_to_string("games/_live.html", context, request=request)
+        html += render_to_string("games/_error.html", context, request=request)
+        return HttpResponse(html, status=status if status != 200 else 200)
+    if error is not None:
+        messages.error(request, str(error))
+    if not Game.objects.filter(pk=game.pk).exists():
+        return redirect("games:lobby")
+    return redirect(game)
+
+
+def _post_service(request: HttpRequest, code: str, call: Any) -> HttpResponse:
+    game = _game_or_404(code)
+    try:
+        call(game)
+    except errors.GameError as exc:
+        return _after_post(request, game, exc)
+    return _after_post(request, game, None)
+
+
+@login_required
+@require_POST
+def seat_join(request: HttpRequest, code: str) -> HttpResponse:
+    return _post_service(request, code, lambda g: services.seat_join(game=g, user=request.user))
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, code: str) -> HttpResponse:
+    return _post_service(request, code, lambda g: services.seat_leave(game=g, user=request.user))
+
+
+@login_required
+@require_POST
+def seat_remove(request: HttpRequest, code: str) -> HttpResponse:
+    seat_id = request.POST.get("seat", "")
+    if not seat_id.isdigit():
+        return _after_post(request, _game_or_404(code), errors.NotSeated())
+    return _post_service(
+        request,
+        code,
+        lambda g: services.seat_remove(game=g, host=request.user, seat_id=int(seat_id)),
+    )
+
+
+@login_required
+@require_POST
+def game_start(request: HttpRequest, code: str) -> HttpResponse:
+    return _post_service(request, code, lambda g: services.game_start(game=g, user=request.user))
+
+
+@login_required
+@require_POST
+def table_close(request: HttpRequest, code: str) -> HttpResponse:
+    game = _game_or_404(code)
+    try:
+        services.table_close(game=game, host=request.user)
+    except errors.GameError as exc:
+        return _after_post(request, game, exc)
+    messages.success(request, gettext("The table is closed."))
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def game_abandon(request: HttpRequest, code: str) -> HttpResponse:
+    return _post_service(request, code, lambda g: services.game_abandon(game=g, user=request.user))
+
+
+@login_required
+@require_POST
+def game_act(request: HttpRequest, code: str) -> HttpResponse:
+    def act(game: Game) -> None:
+        action, turn = move_from_fields(request.POST)
+        services.game_act(game=game, user=request.user, action=action, turn=turn)
+
+    return _post_service(request, code, act)
+
+
+@login_required
+@require_POST
+def chat_post(request: HttpRequest, code: str) -> HttpResponse:
+    game = _game_or_404(code)
+    try:
+        services.chat_post(
+            game=game,
+            user=request.user,
+            text=request.POST.get("text", ""),
+            channel=request.POST.get("channel", "table"),
+        )
+    except errors.GameError as exc:
+        if request.htmx:
+            return render(
+                request, "games/_error.html", {"error": str(exc)}, status=exc.status
+            )
+        messages.error(request, str(exc))
+        return redirect(game)
+    if request.htmx:
+        return HttpResponse(status=204)
+    return redirect(game)

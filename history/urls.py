@@ -6,4 +6,5 @@ app_name = "history"
 
 urlpatterns = [
     path("", views.history_list, name="list"),
+    path("g/<str:code>/", views.game_review, name="game"),
 ]

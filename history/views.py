@@ -4,3 +4,7 @@ from django.shortcuts import render
 
 def history_list(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+def game_review(request: HttpRequest, code: str) -> HttpResponse:
+    return render(request, "home.html")

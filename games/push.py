@@ -1,0 +1,65 @@
+"""Telling connected screens that a table changed, after the change is committed.
+
+A group message names the table and its new version and nothing else: no view, no
+role, no vote. Each connected seat's consumer then renders its own view (Zulip's
+send_event_on_commit; boardgame.io's playerView). A secret never travels through a
+group that two seats share.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games.models import ChatMessage, Game
+
+logger = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def table_group(game_id: int) -> str:
+    return f"table-{game_id}"
+
+
+def _send(group: str, message: dict[str, object]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        # A push that cannot be delivered loses nothing: the state is committed and
+        # every screen gets it on its next refresh or reconnect.
+        logger.exception("push to %s failed", group)
+
+
+def table_changed_on_commit(game: Game, *, lobby: bool = True) -> None:
+    """Push after commit. ``lobby``: the change shows in the lobby's list too (seats
+    taken, a start, an end), so the lobby's screens refresh their list."""
+    game_id, version, status = game.pk, game.version, game.status
+
+    def send() -> None:
+        _send(
+            table_group(game_id),
+            {"type": "table.changed", "version": version, "status": status},
+        )
+        if lobby:
+            _send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+    transaction.on_commit(send)
+
+
+def chat_posted_on_commit(game: Game, message: ChatMessage) -> None:
+    game_id, message_id, channel = game.pk, message.pk, message.channel
+
+    def send() -> None:
+        _send(
+            table_group(game_id),
+            {"type": "chat.posted", "message_id": message_id, "channel": channel},
+        )
+
+    transaction.on_commit(send)

@@ -1,0 +1,178 @@
+"""The code that reads game state for a seat, a spectator or a list.
+
+``table_context`` is the one place a table page, a pushed fragment and an API answer
+get their data from; what it hands out about the game comes from the engine's
+``view(state, seat)`` and nothing else. It never reads ``Seat.role``, ``Vote`` or
+``Check`` rows: those are for finished games (history) only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from accounts.models import User
+from games import engine
+from games.models import ChatMessage, Game, Seat
+from games.state import load_state
+
+CHAT_HISTORY = 100
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat as everyone may see it: who sits there, nothing about their role."""
+
+    seat_id: int
+    position: int | None
+    user_id: int
+    username: str
+    name: str
+    is_host: bool
+
+
+@dataclass
+class TableContext:
+    game: Game
+    players: list[Player]
+    viewer: User | None
+    my_seat: Seat | None
+    view: dict[str, Any] | None
+    chat: list[ChatMessage] = field(default_factory=list)
+    evil_chat: list[ChatMessage] = field(default_factory=list)
+    chat_channels: tuple[str, ...] = ()
+
+    @property
+    def position(self) -> int | None:
+        return self.my_seat.position if self.my_seat else None
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {p.position: p.name for p in self.players if p.position is not None}
+
+    @property
+    def is_host(self) -> bool:
+        return self.viewer is not None and self.game.host_id == self.viewer.pk
+
+    @property
+    def is_seated(self) -> bool:
+        return self.my_seat is not None
+
+
+def game_by_code(code: str) -> Game | None:
+    return Game.objects.select_related("host").filter(code=code).first()
+
+
+def players_of(game: Game) -> list[Player]:
+    seats = (
+        Seat.objects.filter(game=game)
+        .select_related("user")
+        .order_by("position", "joined_at", "pk")
+    )
+    return [
+        Player(
+            seat_id=seat.pk,
+            position=seat.position,
+            user_id=seat.user_id,
+            username=seat.user.username,
+            name=seat.user.display_name,
+            is_host=seat.user_id == game.host_id,
+        )
+        for seat in seats
+    ]
+
+
+def seat_of(game: Game, user: User | None) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(game=game, user=user).first()
+
+
+def visible_chat_channels(
+    game: Game, view: dict[str, Any] | None, seat: Seat | None
+) -> tuple[str, ...]:
+    """Which chat channels this viewer may read. The table channel: everyone, when
+    chat is on. The evil side's channel: the seats whose own view opens it (evil seats
+    in the sniper phase), and everyone once the game is finished."""
+    channels: list[str] = []
+    if game.chat_enabled:
+        channels.append(ChatMessage.Channel.TABLE)
+    if game.status == Game.Status.FINISHED:
+        channels.append(ChatMessage.Channel.EVIL)
+    elif (
+        seat is not None
+        and view is not None
+        and view.get("me")
+        and "evil" in view["me"].get("channels", ())
+    ):
+        channels.append(ChatMessage.Channel.EVIL)
+    return tuple(channels)
+
+
+def chat_for(game: Game, channels: Iterable[str], *, limit: int = CHAT_HISTORY) -> list[ChatMessage]:
+    channels = list(channels)
+    if not channels:
+        return []
+    messages = (
+        ChatMessage.objects.filter(game=game, channel__in=channels)
+        .select_related("author")
+        .order_by("-id")[:limit]
+    )
+    return list(reversed(messages))
+
+
+def table_context(game: Game, viewer: User | None, *, with_chat: bool = True) -> TableContext:
+    """Everything a table page shows to ``viewer``: seated player or spectator."""
+    players = players_of(game)
+    my_seat = seat_of(game, viewer)
+    view = None
+    if game.status != Game.Status.OPEN and game.seed is not None:
+        position = my_seat.position if my_seat else None
+        view = engine.view(load_state(game), position)
+    channels = visible_chat_channels(game, view, my_seat)
+    table_chat = []
+    if with_chat and ChatMessage.Channel.TABLE in channels:
+        table_chat = chat_for(game, [ChatMessage.Channel.TABLE])
+    # The evil side's channel is part of the live area: always loaded when readable.
+    evil_chat = []
+    if ChatMessage.Channel.EVIL in channels:
+        evil_chat = chat_for(game, [ChatMessage.Channel.EVIL])
+    return TableContext(
+        game=game,
+        players=players,
+        viewer=viewer,
+        my_seat=my_seat,
+        view=view,
+        chat=table_chat,
+        evil_chat=evil_chat,
+        chat_channels=channels,
+    )
+
+
+def lobby_tables(viewer: User | None) -> QuerySet[Game]:
+    """Open public tables, newest first, with their seat counts."""
+    return (
+        Game.objects.filter(status=Game.Status.OPEN, is_private=False)
+        .select_related("host")
+        .annotate(taken=Count("seats"))
+        .order_by("-created_at")
+    )
+
+
+def my_tables(viewer: User | None) -> QuerySet[Game]:
+    """The viewer's tables that are open or in play: a returning player gets back in
+    one tap."""
+    if viewer is None or not viewer.is_authenticated:
+        return Game.objects.none()
+    return (
+        Game.objects.filter(
+            Q(status=Game.Status.OPEN) | Q(status=Game.Status.PLAYING),
+            seats__user=viewer,
+        )
+        .select_related("host")
+        .annotate(taken=Count("seats"))
+        .order_by("-created_at")
+    )

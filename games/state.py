@@ -1,0 +1,84 @@
+"""The bridge between stored games and the engine: setup + action log -> engine state.
+
+A state is immutable and fully determined by (table code, version), so a small
+per-process cache keyed by both is always correct, in every daphne process, as long
+as only committed versions are put into it (``remember`` is called on commit). The
+cache saves the push path from replaying the log once per connected seat.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from games import engine
+from games.models import Game, GameAction
+
+CACHE_SIZE = 1024
+
+_cache: OrderedDict[tuple[str, int], Any] = OrderedDict()
+_lock = threading.Lock()
+
+
+def game_setup(game: Game) -> engine.GameSetup:
+    if game.seed is None:
+        raise ValueError(f"game {game.code} has not started")
+    return engine.GameSetup(
+        ruleset=game.ruleset,
+        players=game.seat_count,
+        options=dict(game.options),
+        seed=game.seed,
+    )
+
+
+def action_log(game: Game, *, upto: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """The game's actions as (seat, action) pairs, oldest first: one query."""
+    actions = GameAction.objects.filter(game=game).order_by("number")
+    if upto is not None:
+        actions = actions.filter(number__lte=upto)
+    return [(position, payload) for position, payload in actions.values_list("position", "payload")]
+
+
+def _cached(code: str, version: int) -> Any | None:
+    with _lock:
+        state = _cache.get((code, version))
+        if state is not None:
+            _cache.move_to_end((code, version))
+        return state
+
+
+def remember(game: Game, state: Any) -> None:
+    """Cache a committed state. Call only after the transaction that wrote it commits."""
+    _store((game.code, game.version), state)
+
+
+def _store(key: tuple[str, int], state: Any) -> None:
+    with _lock:
+        _cache[key] = state
+        _cache.move_to_end(key)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def load_state(game: Game) -> Any:
+    """The engine state of ``game`` at its current version."""
+    state = _cached(game.code, game.version)
+    if state is not None:
+        return state
+    state = engine.replay(game_setup(game), action_log(game))
+    _store((game.code, game.version), state)
+    return state
+
+
+def state_at(game: Game, step: int) -> Any:
+    """The engine state after ``step`` actions (0 = the deal), for replays."""
+    if step == game.version:
+        return load_state(game)
+    return engine.replay(game_setup(game), action_log(game, upto=step))
+
+
+def forget_all() -> None:
+    """Tests call this between runs that reuse table codes."""
+    with _lock:
+        _cache.clear()
