@@ -11,15 +11,23 @@ CLOSE_UNAUTHENTICATED = 4401
 
 
 class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
-    """Accepts logged-in users only; anonymous sockets are closed before acceptance."""
+    """Accepts logged-in users only; anonymous sockets are closed before acceptance,
+    and so is a socket the subclass's ``admit`` refuses."""
 
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        if not await self.admit():
+            return
         await self.accept()
         await self.on_connect()
+
+    async def admit(self) -> bool:
+        """Hook for subclasses, before acceptance: return False after closing the
+        socket with a code of your own to refuse it."""
+        return True
 
     async def on_connect(self) -> None:
         """Hook for subclasses, called after the socket is accepted."""

@@ -72,15 +72,18 @@ class TableConsumer(AuthenticatedConsumer):
     game_id: int
     language: str
 
-    async def on_connect(self) -> None:
+    async def admit(self) -> bool:
         code = self.scope["url_route"]["kwargs"]["code"]
         game_id = await self._game_id(code)
         if game_id is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
-            return
+            return False
         self.game_id = game_id
+        return True
+
+    async def on_connect(self) -> None:
         self.language = scope_language(self.scope)
-        await self.channel_layer.group_add(push.table_group(game_id), self.channel_name)
+        await self.channel_layer.group_add(push.table_group(self.game_id), self.channel_name)
         await self.send_live()
 
     async def disconnect(self, code: int) -> None:
