@@ -116,6 +116,10 @@ class CreateTableForm(forms.Form):
                 names.append(field_name)
             self.option_fields[code] = names
 
+    def game_choices(self) -> list[tuple[forms.BoundField, Any]]:
+        """Each game's radio button with its one-line description."""
+        return [(radio, WORDS[radio.data["value"]].tagline) for radio in self["ruleset"]]
+
     def option_groups(self) -> list[tuple[str, Any, list[forms.BoundField]]]:
         return [
             (code, WORDS[code].game, [self[name] for name in names])

@@ -35,7 +35,6 @@ class SeatRow:
     side_label: str = ""
     role: str | None = None
     role_label: str = ""
-    vote: bool | None = None  # a finished vote, shown in the last-vote column
 
 
 @dataclass
@@ -50,6 +49,7 @@ class MissionCircle:
 
 @dataclass
 class LogEntry:
+    title: str
     mission: int
     attempt: int
     leader: str
@@ -192,14 +192,13 @@ def _seat_rows(view: Mapping[str, Any], names: Mapping[int, str], ruleset: str) 
     proposal = view["proposal"]
     play = view["play"]
     token = view["token"]
+    # What this seat secretly knows about others (evil partners, the scout's list)
+    # stays on the face-down role card: a glance at the board must not catch it. The
+    # seats show sides only once every card is turned up.
     known: dict[int, dict[str, Any]] = {}
-    if view["me"]:
-        for fact in view["me"]["known"]:
-            known[fact["seat"]] = fact
     if view["roles"]:
         for fact in view["roles"]:
             known[fact["seat"]] = fact
-    last_votes = view["history"][-1]["votes"] if view["history"] else {}
     team = set()
     if phase == "vote" and proposal:
         team = set(proposal["team"])
@@ -233,8 +232,6 @@ def _seat_rows(view: Mapping[str, Any], names: Mapping[int, str], ruleset: str) 
             row.side_label = str(side_name(ruleset, row.side))
             row.role = view["me"]["role"]
             row.role_label = str(role_name(ruleset, row.role))
-        vote = last_votes.get(str(position))
-        row.vote = vote
         rows.append(row)
     return rows
 
@@ -263,6 +260,8 @@ def _log(view: Mapping[str, Any], names: Mapping[int, str], words: Words, rulese
             result_label = _("approved")
         entries.append(
             LogEntry(
+                title=pgettext(ruleset, "Mission %(mission)d, team %(attempt)d")
+                % {"mission": item["mission"], "attempt": item["attempt"]},
                 mission=item["mission"],
                 attempt=item["attempt"],
                 leader=names.get(item["leader"], "?"),

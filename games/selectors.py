@@ -170,7 +170,7 @@ def my_tables(viewer: User | None) -> QuerySet[Game]:
     return (
         Game.objects.filter(
             Q(status=Game.Status.OPEN) | Q(status=Game.Status.PLAYING),
-            seats__user=viewer,
+            pk__in=Seat.objects.filter(user=viewer).values("game"),
         )
         .select_related("host")
         .annotate(taken=Count("seats"))

@@ -205,12 +205,13 @@ def game_start(*, game: Game, user: User) -> Game:
     return game
 
 
-def game_abandon(*, game: Game, user: User) -> Game:
-    """The host ends a game that cannot go on. It is kept, marked abandoned, and never
-    counts as anyone's win or loss."""
+def game_abandon(*, game: Game, user: User | None) -> Game:
+    """The host ends a game that cannot go on (``user=None``: the site does, for a
+    game left idle). It is kept, marked abandoned, and never counts as anyone's win or
+    loss."""
     with transaction.atomic():
         game = _locked(game)
-        if game.host_id != user.pk:
+        if user is not None and game.host_id != user.pk:
             raise errors.NotHost
         if game.status != Game.Status.PLAYING:
             raise errors.NotPlaying

@@ -457,3 +457,36 @@ def test_the_evil_channel_opens_to_evil_seats_in_the_sniper_phase_only() -> None
             with pytest.raises(errors.ChatChannelClosed):
                 services.chat_post(game=game, user=user, text="я свой", channel="evil")
     assert ChatMessage.objects.filter(game=game, channel="evil").count() == 2
+
+
+def test_a_game_survives_a_server_restart() -> None:
+    """Nothing lives only in memory: with the state cache gone (a restarted process),
+    the game is rebuilt from its action log and goes on."""
+    from games.state import forget_all
+
+    game = start_table("partisans", 7, {"scout": True, "check": True})
+    rng = random.Random(21)
+    play_until(game, rng, lambda g: g.version >= 12)
+    before = {p: engine.view(load_state(game), p) for p in range(7)}
+    forget_all()
+    game = Game.objects.get(pk=game.pk)
+    after = {p: engine.view(load_state(game), p) for p in range(7)}
+    assert before == after
+    play_until(game, rng, lambda g: False)
+    assert game.status == Game.Status.FINISHED
+
+
+def test_idle_games_are_abandoned_by_the_cleanup_command() -> None:
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    idle = start_table("partisans", 5)
+    fresh = start_table("partisans", 5)
+    Game.objects.filter(pk=idle.pk).update(last_action_at=timezone.now() - timedelta(hours=50))
+    call_command("abandon_stale_games", "--hours", "48", stdout=open("/dev/null", "w"))
+    idle.refresh_from_db()
+    fresh.refresh_from_db()
+    assert idle.status == Game.Status.ABANDONED
+    assert fresh.status == Game.Status.PLAYING
