@@ -1,7 +1,8 @@
 """One ASGI application serves HTTP and WebSocket (daphne runs it).
 
 WebSockets live under /ws/; the session cookie authenticates them and the origin
-validator refuses pages from other sites."""
+validator refuses pages from other sites, or a program authenticates with its API
+token in the handshake's Authorization header (see api.middleware)."""
 
 import os
 
@@ -12,17 +13,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 # Django must be set up before the routing imports models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from api.middleware import websocket_auth  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": websocket_auth(URLRouter(websocket_urlpatterns)),
     }
 )

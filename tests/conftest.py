@@ -4,11 +4,20 @@ named by the environment must be reachable; a failure to reach them fails the ru
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """pytest-django removes the SQLite test database but not its WAL side files."""
+    name = settings.DATABASES["default"].get("TEST", {}).get("NAME") or ""
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") and name:
+        for suffix in ("-wal", "-shm", "-journal"):
+            Path(name + suffix).unlink(missing_ok=True)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "history",
+    "api",
 ]
 
 MIDDLEWARE = [

@@ -8,7 +8,13 @@ from .base import *  # noqa: F403
 from .base import CONTENT_SECURITY_POLICY, env, env_bool, env_list
 
 SECRET_KEY = env("DJANGO_SECRET_KEY")
-if not SECRET_KEY or SECRET_KEY.startswith("dev-only") or len(SECRET_KEY) < 50:
+if (
+    not SECRET_KEY
+    or SECRET_KEY.startswith(("dev-only", "django-insecure"))
+    or len(SECRET_KEY) < 50
+    or len(set(SECRET_KEY)) < 5
+):
+    # The same bar as Django's own deploy check (security.W009), enforced at start.
     raise ImproperlyConfigured(
         "DJANGO_SECRET_KEY must be set to a random string of 50 or more characters."
     )

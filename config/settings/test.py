@@ -24,7 +24,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(Path(tempfile.gettempdir()) / f"podpolye-test-{_RUN}.sqlite3")
     }
 else:
-    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{_RUN}"}
+    DATABASES["default"]["TEST"] = {
+        "NAME": f"test_{DATABASES['default']['NAME']}_{_RUN}"
+    }
 
 # The browser tests' daphne subprocess is not run by pytest-django, so it would open
 # the development database. tests/e2e/conftest.py names the test database that
