@@ -6,6 +6,11 @@ posted in channel C"; each consumer renders its own viewer's HTML from the engin
 ``view()`` for that viewer, so nothing one seat may not know ever reaches it. On
 connect (and every reconnect) the consumer sends the full current state first: a
 reconnect is a snapshot.
+
+A socket opened with ``?format=json`` (programs, see ``api.socket``) gets the same
+pushes as JSON: the seat's engine view instead of its HTML, chat lines as objects, and
+moves sent as ``{"type": "act", ...}``. A socket opened with an API token joins that
+token's group, so revoking the token closes it.
 """
 
 from __future__ import annotations
@@ -19,7 +24,10 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from config.consumers import AuthenticatedConsumer
+from api import socket as api_socket
+from api.errors import ApiError
+from api.push import token_group
+from config.consumers import CLOSE_UNAUTHENTICATED, AuthenticatedConsumer
 from games import errors, push, services
 from games.forms import move_from_fields
 from games.models import ChatMessage, Game
@@ -71,6 +79,10 @@ class TableConsumer(AuthenticatedConsumer):
 
     game_id: int
     language: str
+    json_mode = False
+    # (version, status) of the last JSON view sent: a push for a state already sent
+    # (one that was read late, after a newer move) is skipped without a query.
+    sent: tuple[int, str] | None = None
 
     async def admit(self) -> bool:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -82,14 +94,28 @@ class TableConsumer(AuthenticatedConsumer):
         return True
 
     async def on_connect(self) -> None:
-        self.language = scope_language(self.scope)
-        await self.channel_layer.group_add(push.table_group(self.game_id), self.channel_name)
+        self.json_mode = api_socket.wants_json(self.scope)
+        if self.json_mode:
+            self.language = api_socket.program_language(self.scope)
+        else:
+            self.language = scope_language(self.scope)
+        token_id = self.scope.get("api_token_id")
+        if token_id is not None:
+            await self.channel_layer.group_add(token_group(token_id), self.channel_name)
+        await self.channel_layer.group_add(
+            push.table_group(self.game_id), self.channel_name
+        )
         await self.send_live()
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "game_id"):
             await self.channel_layer.group_discard(
                 push.table_group(self.game_id), self.channel_name
+            )
+        token_id = self.scope.get("api_token_id")
+        if token_id is not None:
+            await self.channel_layer.group_discard(
+                token_group(token_id), self.channel_name
             )
 
     @database_sync_to_async
@@ -105,10 +131,15 @@ class TableConsumer(AuthenticatedConsumer):
             return render_live(
                 table_context(game, self.scope["user"], with_chat=False),
                 origin=scope_origin(self.scope),
-                csrf_token=(self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME),
+                csrf_token=(self.scope.get("cookies") or {}).get(
+                    settings.CSRF_COOKIE_NAME
+                ),
             )
 
     async def send_live(self) -> None:
+        if self.json_mode:
+            await self.send_view()
+            return
         html = await self._render_live()
         if html is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
@@ -118,9 +149,14 @@ class TableConsumer(AuthenticatedConsumer):
     # Group messages -------------------------------------------------------------
 
     async def table_changed(self, event: dict[str, Any]) -> None:
+        if self.json_mode and self._already_sent(event):
+            return
         await self.send_live()
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
+        if self.json_mode:
+            await self._send_chat_json(event["message_id"], event["channel"])
+            return
         html = await self._render_chat(event["message_id"], event["channel"])
         if html:
             await self.send(text_data=html)
@@ -176,11 +212,92 @@ class TableConsumer(AuthenticatedConsumer):
         channel = content.get("channel", ChatMessage.Channel.TABLE)
         if not isinstance(text, str) or not isinstance(channel, str):
             raise errors.BadAction
-        services.chat_post(game=game, user=self.scope["user"], text=text, channel=channel)
+        services.chat_post(
+            game=game, user=self.scope["user"], text=text, channel=channel
+        )
 
     async def _send_error(self, message: str) -> None:
         with translation.override(self.language):
             await self.send(text_data=render_error(message))
+
+    # JSON mode, for programs (api.socket) -----------------------------------------
+
+    def _already_sent(self, event: dict[str, Any]) -> bool:
+        """Whether a view at least as new as this push's was sent already. Before
+        the start the version stays 0 while seats fill, so nothing is skipped."""
+        if self.sent is None or event.get("status") == Game.Status.OPEN:
+            return False
+        version, status = self.sent
+        return event.get("status") == status and event.get("version", 0) <= version
+
+    async def send_view(self) -> None:
+        message = await database_sync_to_async(api_socket.view_message)(
+            self.game_id, self.scope["user"]
+        )
+        if message is None:
+            await self.close(code=CLOSE_NO_SUCH_TABLE)
+            return
+        if self.sent is None or message["version"] >= self.sent[0]:
+            self.sent = (message["version"], message["status"])
+        await self.send_json(message)
+
+    async def _send_chat_json(self, message_id: int, channel: str) -> None:
+        message = await database_sync_to_async(api_socket.chat_message)(
+            self.game_id, self.scope["user"], message_id, channel
+        )
+        if message is not None:
+            await self.send_json(message)
+
+    async def receive(
+        self,
+        text_data: str | None = None,
+        bytes_data: bytes | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if self.json_mode:
+            # A program's malformed frame is answered, not a crash of the socket.
+            try:
+                content = api_socket.parse_frame(text_data, bytes_data)
+            except ApiError as exc:
+                with translation.override(self.language):
+                    await self.send_json(api_socket.error_message(exc))
+                return
+            await self._receive_program(content)
+            return
+        await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
+
+    async def _receive_program(self, content: Any) -> None:
+        message: dict[str, Any] = {"type": None}
+        try:
+            with translation.override(self.language):
+                message = api_socket.parse_message(content)
+            if message["type"] == "act":
+                game = await self._act_json(message)
+                await self.send_json(
+                    {"type": "acted", "version": game.version, "turn": game.turn}
+                )
+            else:
+                await self._chat(message)
+        except (ApiError, errors.GameError) as exc:
+            with translation.override(self.language):
+                await self.send_json(api_socket.error_message(exc))
+            if isinstance(exc, errors.GameError) and message["type"] == "act":
+                await self.send_view()
+
+    @database_sync_to_async
+    def _act_json(self, message: dict[str, Any]) -> Game:
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None:
+            raise errors.TableNotFound
+        return services.game_act(
+            game=game,
+            user=self.scope["user"],
+            action=message["action"],
+            turn=message["turn"],
+        )
+
+    async def token_revoked(self, event: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_UNAUTHENTICATED)
 
 
 class LobbyConsumer(AuthenticatedConsumer):

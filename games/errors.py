@@ -82,7 +82,9 @@ class TableMovedOn(GameError):
 
     code = "table_moved_on"
     status = 409
-    message = _("The table moved on while you were deciding. Here is where it stands now.")
+    message = _(
+        "The table moved on while you were deciding. Here is where it stands now."
+    )
 
 
 class BadSetup(GameError):

@@ -80,7 +80,10 @@ class CreateTableForm(forms.Form):
 
     ruleset = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect)
     seat_count = forms.TypedChoiceField(
-        label=_("Seats"), coerce=int, choices=[(n, str(n)) for n in range(5, 11)], initial=5
+        label=_("Seats"),
+        coerce=int,
+        choices=[(n, str(n)) for n in range(5, 11)],
+        initial=5,
     )
     name = forms.CharField(
         label=_("Table name"),
@@ -118,7 +121,9 @@ class CreateTableForm(forms.Form):
 
     def game_choices(self) -> list[tuple[forms.BoundField, Any]]:
         """Each game's radio button with its one-line description."""
-        return [(radio, WORDS[radio.data["value"]].tagline) for radio in self["ruleset"]]
+        return [
+            (radio, WORDS[radio.data["value"]].tagline) for radio in self["ruleset"]
+        ]
 
     def option_groups(self) -> list[tuple[str, Any, list[forms.BoundField]]]:
         return [

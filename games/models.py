@@ -8,8 +8,8 @@ lists and stats are plain database queries.
 
 Secrets in these tables (a seat's role, a vote in progress, a check result) are never
 read by the live pages: those render only the engine's ``view()`` for the seat. Roles
-are copied onto ``Seat`` only when the game is over, and mission cards are stored without
-their author, shuffled, exactly as the table sees them.
+are copied onto ``Seat`` only when the game is over, and mission cards are stored
+without their author, shuffled, exactly as the table sees them.
 """
 
 from __future__ import annotations
@@ -71,11 +71,15 @@ class Game(models.Model):
         help_text=_("The version at which the current decision began."),
     )
     phase = models.CharField(_("phase"), max_length=16, blank=True)
-    winner = models.CharField(_("winner"), max_length=8, choices=Side.choices, blank=True)
+    winner = models.CharField(
+        _("winner"), max_length=8, choices=Side.choices, blank=True
+    )
     end_reason = models.CharField(_("how it ended"), max_length=32, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True, db_index=True)
+    finished_at = models.DateTimeField(
+        _("finished"), null=True, blank=True, db_index=True
+    )
     last_action_at = models.DateTimeField(_("last move"), null=True, blank=True)
 
     class Meta:
@@ -84,7 +88,9 @@ class Game(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
-            models.Index(fields=["ruleset", "-finished_at"], name="game_ruleset_finished"),
+            models.Index(
+                fields=["ruleset", "-finished_at"], name="game_ruleset_finished"
+            ),
             models.Index(
                 fields=["-finished_at"],
                 name="game_finished_public",
@@ -154,7 +160,9 @@ class GameAction(models.Model):
         verbose_name_plural = _("game actions")
         ordering = ["game", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="action_unique_number"),
+            models.UniqueConstraint(
+                fields=["game", "number"], name="action_unique_number"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -173,7 +181,9 @@ class Mission(models.Model):
     number = models.PositiveSmallIntegerField(_("mission"))
     size = models.PositiveSmallIntegerField(_("team size"))
     two_fails = models.BooleanField(_("needs two fails"), default=False)
-    result = models.CharField(_("result"), max_length=8, choices=Result.choices, blank=True)
+    result = models.CharField(
+        _("result"), max_length=8, choices=Result.choices, blank=True
+    )
     fails = models.PositiveSmallIntegerField(_("fail cards"), null=True, blank=True)
     team = models.ManyToManyField(Seat, related_name="missions", blank=True)
 
@@ -182,7 +192,9 @@ class Mission(models.Model):
         verbose_name_plural = _("missions")
         ordering = ["game", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="mission_unique_number"),
+            models.UniqueConstraint(
+                fields=["game", "number"], name="mission_unique_number"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -210,7 +222,9 @@ class Proposal(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="proposals")
     mission_number = models.PositiveSmallIntegerField(_("mission"))
     attempt = models.PositiveSmallIntegerField(_("attempt"))
-    leader = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="led_proposals")
+    leader = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, related_name="led_proposals"
+    )
     team = models.ManyToManyField(Seat, related_name="proposals_on")
     approved = models.BooleanField(_("approved"), null=True, blank=True)
     created_at = models.DateTimeField(_("proposed"), auto_now_add=True)
@@ -221,7 +235,8 @@ class Proposal(models.Model):
         ordering = ["game", "mission_number", "attempt"]
         constraints = [
             models.UniqueConstraint(
-                fields=["game", "mission_number", "attempt"], name="proposal_unique_attempt"
+                fields=["game", "mission_number", "attempt"],
+                name="proposal_unique_attempt",
             ),
         ]
 
@@ -232,7 +247,9 @@ class Proposal(models.Model):
 class Vote(models.Model):
     """One seat's vote on one proposal. Secret while the vote is open."""
 
-    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="votes")
+    proposal = models.ForeignKey(
+        Proposal, on_delete=models.CASCADE, related_name="votes"
+    )
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="votes")
     approve = models.BooleanField(_("approve"))
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
@@ -253,10 +270,16 @@ class Check(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checks")
     after_mission = models.PositiveSmallIntegerField(_("after mission"))
-    holder = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="checks_made")
-    target = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="checks_received")
+    holder = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, related_name="checks_made"
+    )
+    target = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, related_name="checks_received"
+    )
     result = models.CharField(_("true side"), max_length=8, choices=Side.choices)
-    claim = models.CharField(_("claimed side"), max_length=8, choices=Side.choices, blank=True)
+    claim = models.CharField(
+        _("claimed side"), max_length=8, choices=Side.choices, blank=True
+    )
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
     class Meta:
@@ -307,7 +330,9 @@ class ChatMessage(models.Model):
         verbose_name = _("chat message")
         verbose_name_plural = _("chat messages")
         ordering = ["game", "created_at", "id"]
-        indexes = [models.Index(fields=["game", "channel", "id"], name="chat_game_channel")]
+        indexes = [
+            models.Index(fields=["game", "channel", "id"], name="chat_game_channel")
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} {self.author}: {self.text[:30]}"

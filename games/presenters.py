@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, npgettext, pgettext
+from django.utils.translation import ngettext
 
-from games.words import Words, role_name, side_name, words_for
+from games.words import Words, phrases_for, role_name, side_name, words_for
 
 MAX_REJECTIONS = 5
 
@@ -127,9 +127,9 @@ def _names(names: Mapping[int, str], seats: list[int], me: int | None) -> str:
 
 def _reason_label(ruleset: str, reason: str | None) -> str:
     labels = {
-        "three_successes": pgettext(ruleset, "three missions succeeded"),
-        "three_failures": pgettext(ruleset, "three missions failed"),
-        "five_rejections": pgettext(ruleset, "five teams in a row were rejected"),
+        "three_successes": str(phrases_for(ruleset).three_successes),
+        "three_failures": str(phrases_for(ruleset).three_failures),
+        "five_rejections": str(phrases_for(ruleset).five_rejections),
         "scout_shot": _("the sniper shot the scout"),
         "scout_missed": _("the sniper missed the scout"),
     }
@@ -142,7 +142,9 @@ def _winner_label(ruleset: str, winner: str | None) -> str:
     return _("%(side)s win") % {"side": str(side_name(ruleset, winner)).capitalize()}
 
 
-def _mission_circles(view: Mapping[str, Any], words: Words, ruleset: str) -> list[MissionCircle]:
+def _mission_circles(
+    view: Mapping[str, Any], words: Words, ruleset: str
+) -> list[MissionCircle]:
     circles = []
     current = view["mission"]
     over = view["phase"] == "over"
@@ -153,19 +155,18 @@ def _mission_circles(view: Mapping[str, Any], words: Words, ruleset: str) -> lis
             label = (
                 str(words.mission_success)
                 if not fails
-                else npgettext(ruleset, "%(n)d fail, still success", "%(n)d fails, still success", fails)
-                % {"n": fails}
+                else phrases_for(ruleset).fails_still_success % {"n": fails}
             )
             state = "success"
         elif result == "fail":
             fails = mission["fails"] or 0
-            label = npgettext(ruleset, "%(n)d fail", "%(n)d fails", fails) % {"n": fails}
+            label = phrases_for(ruleset).fails % {"n": fails}
             state = "fail"
         elif number == current and not over:
             state, label = "now", _("now")
         else:
             state, label = "future", ""
-        aria = pgettext(ruleset, "Mission %(number)d: team of %(size)d") % {
+        aria = phrases_for(ruleset).mission_aria % {
             "number": number,
             "size": size,
         }
@@ -186,7 +187,9 @@ def _mission_circles(view: Mapping[str, Any], words: Words, ruleset: str) -> lis
     return circles
 
 
-def _seat_rows(view: Mapping[str, Any], names: Mapping[int, str], ruleset: str) -> list[SeatRow]:
+def _seat_rows(
+    view: Mapping[str, Any], names: Mapping[int, str], ruleset: str
+) -> list[SeatRow]:
     me = view["me"]["seat"] if view["me"] else None
     phase = view["phase"]
     proposal = view["proposal"]
@@ -206,7 +209,9 @@ def _seat_rows(view: Mapping[str, Any], names: Mapping[int, str], ruleset: str) 
         team = set(play["team"])
     rows = []
     for position in range(view["players"]):
-        row = SeatRow(position=position, name=names.get(position, "?"), is_me=position == me)
+        row = SeatRow(
+            position=position, name=names.get(position, "?"), is_me=position == me
+        )
         row.is_leader = position == view["leader"] and phase != "over"
         row.on_team = position in team
         if phase == "vote" and proposal:
@@ -236,12 +241,16 @@ def _seat_rows(view: Mapping[str, Any], names: Mapping[int, str], ruleset: str) 
     return rows
 
 
-def _log(view: Mapping[str, Any], names: Mapping[int, str], words: Words, ruleset: str) -> list[LogEntry]:
+def _log(
+    view: Mapping[str, Any], names: Mapping[int, str], words: Words, ruleset: str
+) -> list[LogEntry]:
     entries = []
     for item in view["history"]:
         votes = [
             (int(seat), names.get(int(seat), "?"), bool(approve))
-            for seat, approve in sorted(item["votes"].items(), key=lambda kv: int(kv[0]))
+            for seat, approve in sorted(
+                item["votes"].items(), key=lambda kv: int(kv[0])
+            )
         ]
         approvals = sum(1 for _, _, v in votes if v)
         result = item.get("result")
@@ -251,16 +260,18 @@ def _log(view: Mapping[str, Any], names: Mapping[int, str], words: Words, rulese
         elif result == "success":
             result_label = str(words.mission_success)
             if fails:
-                result_label += ", " + npgettext(ruleset, "%(n)d fail", "%(n)d fails", fails) % {"n": fails}
+                result_label += ", " + phrases_for(ruleset).fails % {"n": fails}
         elif result == "fail":
-            result_label = str(words.mission_fail) + ", " + npgettext(
-                ruleset, "%(n)d fail", "%(n)d fails", fails or 0
-            ) % {"n": fails or 0}
+            result_label = (
+                str(words.mission_fail)
+                + ", "
+                + phrases_for(ruleset).fails % {"n": fails or 0}
+            )
         else:
             result_label = _("approved")
         entries.append(
             LogEntry(
-                title=pgettext(ruleset, "Mission %(mission)d, team %(attempt)d")
+                title=phrases_for(ruleset).log_title
                 % {"mission": item["mission"], "attempt": item["attempt"]},
                 mission=item["mission"],
                 attempt=item["attempt"],
@@ -278,7 +289,9 @@ def _log(view: Mapping[str, Any], names: Mapping[int, str], words: Words, rulese
     return entries
 
 
-def _checks(view: Mapping[str, Any], names: Mapping[int, str], ruleset: str) -> list[CheckEntry]:
+def _checks(
+    view: Mapping[str, Any], names: Mapping[int, str], ruleset: str
+) -> list[CheckEntry]:
     rows = []
     for check in view["checks"]:
         claim = check.get("claim")
@@ -299,35 +312,49 @@ def _checks(view: Mapping[str, Any], names: Mapping[int, str], ruleset: str) -> 
     return rows
 
 
-def _action_area(view: Mapping[str, Any], names: Mapping[int, str], words: Words, me: int | None) -> ActionArea | None:
+def _action_area(
+    view: Mapping[str, Any], names: Mapping[int, str], words: Words, me: int | None
+) -> ActionArea | None:
     for spec in view["legal"]:
         kind = spec["type"]
         if kind == "propose":
             return ActionArea(
                 kind=kind,
                 size=spec["size"],
-                candidates=[(seat, _names(names, [seat], me)) for seat in spec["among"]],
+                candidates=[
+                    (seat, _names(names, [seat], me)) for seat in spec["among"]
+                ],
             )
         if kind == "vote":
             return ActionArea(kind=kind)
         if kind == "play":
             labels = {"success": str(words.success_card), "fail": str(words.fail_card)}
-            return ActionArea(kind=kind, cards=[(card, labels[card]) for card in spec["cards"]])
+            return ActionArea(
+                kind=kind, cards=[(card, labels[card]) for card in spec["cards"]]
+            )
         if kind in ("check", "shoot"):
             return ActionArea(
                 kind=kind,
                 candidates=[(seat, names.get(seat, "?")) for seat in spec["among"]],
             )
         if kind == "claim":
-            return ActionArea(kind=kind, sides=[(side, str(words.good if side == "good" else words.evil)) for side in spec["sides"]])
+            return ActionArea(
+                kind=kind,
+                sides=[
+                    (side, str(words.good if side == "good" else words.evil))
+                    for side in spec["sides"]
+                ],
+            )
     return None
 
 
-def _banner(view: Mapping[str, Any], names: Mapping[int, str], words: Words, ruleset: str) -> tuple[str, str, str]:
+def _banner(
+    view: Mapping[str, Any], names: Mapping[int, str], words: Words, ruleset: str
+) -> tuple[str, str, str]:
     """One line that says what this player must do now, or whom the table waits for."""
     me = view["me"]["seat"] if view["me"] else None
     phase = view["phase"]
-    waiting = [seat for seat in view["waiting_for"]]
+    waiting = list(view["waiting_for"])
     waiting_names = _names(names, waiting, me)
     leader = names.get(view["leader"], "?")
     mine = bool(view["legal"])
@@ -340,17 +367,13 @@ def _banner(view: Mapping[str, Any], names: Mapping[int, str], words: Words, rul
             tone,
         )
     if phase == "proposal":
-        size = next((m["size"] for m in view["missions"] if m["number"] == view["mission"]), 0)
+        size = next(
+            (m["size"] for m in view["missions"] if m["number"] == view["mission"]), 0
+        )
         if mine:
-            text = npgettext(
-                ruleset,
-                "You are the leader: pick %(n)d player for the mission",
-                "You are the leader: pick %(n)d players for the mission",
-                size,
-            ) % {"n": size}
-            return text, "", "you"
+            return phrases_for(ruleset).you_pick % {"n": size}, "", "you"
         return (
-            pgettext(ruleset, "%(leader)s is picking the team") % {"leader": leader},
+            phrases_for(ruleset).leader_picking % {"leader": leader},
             ngettext("%(n)d player", "%(n)d players", size) % {"n": size},
             "wait",
         )
@@ -364,28 +387,40 @@ def _banner(view: Mapping[str, Any], names: Mapping[int, str], words: Words, rul
         }
         if mine:
             return (
-                pgettext(ruleset, "Vote on %(leader)s's team: %(team)s")
-                % {"leader": leader, "team": team},
+                phrases_for(ruleset).vote_on % {"leader": leader, "team": team},
                 detail,
                 "you",
             )
-        return pgettext(ruleset, "The table votes on %(leader)s's team: %(team)s") % {
-            "leader": leader,
-            "team": team,
-        }, detail, "wait"
+        return (
+            phrases_for(ruleset).table_votes_on
+            % {
+                "leader": leader,
+                "team": team,
+            },
+            detail,
+            "wait",
+        )
     if phase == "mission":
         detail = _("Waiting for: %(names)s") % {"names": waiting_names}
         if mine:
-            return pgettext(ruleset, "You are on the mission: play your card"), detail, "you"
-        return pgettext(ruleset, "The team is on the mission"), detail, "wait"
+            return str(phrases_for(ruleset).you_on_mission), detail, "you"
+        return str(phrases_for(ruleset).team_on_mission), detail, "wait"
     if phase == "check":
         if mine:
             return _("You hold the check token: choose a player to check"), "", "you"
-        return _("%(holder)s is checking a player") % {"holder": waiting_names}, "", "wait"
+        return (
+            _("%(holder)s is checking a player") % {"holder": waiting_names},
+            "",
+            "wait",
+        )
     if phase == "claim":
         if mine:
             return _("Announce the side you found: the truth, or a lie"), "", "you"
-        return _("%(holder)s is about to announce the result") % {"holder": waiting_names}, "", "wait"
+        return (
+            _("%(holder)s is about to announce the result") % {"holder": waiting_names},
+            "",
+            "wait",
+        )
     if phase == "sniper":
         if mine:
             return _("You are the sniper: confer with your side, then shoot"), "", "you"
@@ -397,7 +432,9 @@ def _banner(view: Mapping[str, Any], names: Mapping[int, str], words: Words, rul
     return "", "", "wait"
 
 
-def _role_card(view: Mapping[str, Any], names: Mapping[int, str], ruleset: str) -> RoleCard | None:
+def _role_card(
+    view: Mapping[str, Any], names: Mapping[int, str], ruleset: str
+) -> RoleCard | None:
     me = view["me"]
     if not me:
         return None
@@ -408,7 +445,9 @@ def _role_card(view: Mapping[str, Any], names: Mapping[int, str], ruleset: str) 
             "side": fact["side"],
             "side_label": str(side_name(ruleset, fact["side"])),
             "role": fact.get("role"),
-            "role_label": str(role_name(ruleset, fact["role"])) if fact.get("role") else "",
+            "role_label": str(role_name(ruleset, fact["role"]))
+            if fact.get("role")
+            else "",
         }
         for fact in me["known"]
     ]
@@ -465,7 +504,9 @@ def board(view: Mapping[str, Any], names: Mapping[int, str]) -> Board:
         reason_label=_reason_label(ruleset, outcome["reason"]) if outcome else "",
         curses_left=3 - successes,
         population_left=3 - failures,
-        sniper_target=names.get(sniper["target"]) if sniper.get("target") is not None else None,
+        sniper_target=names.get(sniper["target"])
+        if sniper.get("target") is not None
+        else None,
         sniper_hit=sniper.get("hit"),
         my_cards=my_cards,
     )

@@ -59,9 +59,11 @@ def table_page_context(
         "evil_chat": ctx.evil_chat,
         "evil_chat_visible": ChatMessage.Channel.EVIL in ctx.chat_channels,
         "chat_channels": ctx.chat_channels,
-        "can_chat_table": ctx.is_seated and ChatMessage.Channel.TABLE in ctx.chat_channels
+        "can_chat_table": ctx.is_seated
+        and ChatMessage.Channel.TABLE in ctx.chat_channels
         and game.status == Game.Status.PLAYING,
-        "can_chat_evil": ctx.is_seated and ChatMessage.Channel.EVIL in ctx.chat_channels
+        "can_chat_evil": ctx.is_seated
+        and ChatMessage.Channel.EVIL in ctx.chat_channels
         and game.status == Game.Status.PLAYING,
         "error": "",
         "origin": origin,
@@ -69,7 +71,9 @@ def table_page_context(
     }
 
 
-def render_live(ctx: TableContext, *, origin: str = "", csrf_token: str | None = None) -> str:
+def render_live(
+    ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
+) -> str:
     """The live area, marked for an out-of-band swap by htmx's ws extension."""
     context = table_page_context(ctx, origin=origin, csrf_token=csrf_token)
     context["oob"] = True

@@ -100,19 +100,20 @@ def visible_chat_channels(
     channels: list[str] = []
     if game.chat_enabled:
         channels.append(ChatMessage.Channel.TABLE)
-    if game.status == Game.Status.FINISHED:
-        channels.append(ChatMessage.Channel.EVIL)
-    elif (
+    opened_to_me = (
         seat is not None
         and view is not None
-        and view.get("me")
+        and bool(view.get("me"))
         and "evil" in view["me"].get("channels", ())
-    ):
+    )
+    if game.status == Game.Status.FINISHED or opened_to_me:
         channels.append(ChatMessage.Channel.EVIL)
     return tuple(channels)
 
 
-def chat_for(game: Game, channels: Iterable[str], *, limit: int = CHAT_HISTORY) -> list[ChatMessage]:
+def chat_for(
+    game: Game, channels: Iterable[str], *, limit: int = CHAT_HISTORY
+) -> list[ChatMessage]:
     channels = list(channels)
     if not channels:
         return []
@@ -124,7 +125,9 @@ def chat_for(game: Game, channels: Iterable[str], *, limit: int = CHAT_HISTORY) 
     return list(reversed(messages))
 
 
-def table_context(game: Game, viewer: User | None, *, with_chat: bool = True) -> TableContext:
+def table_context(
+    game: Game, viewer: User | None, *, with_chat: bool = True
+) -> TableContext:
     """Everything a table page shows to ``viewer``: seated player or spectator."""
     players = players_of(game)
     my_seat = seat_of(game, viewer)

@@ -197,7 +197,13 @@ def game_start(*, game: Game, user: User) -> Game:
         game.last_action_at = now
         game.save(
             update_fields=[
-                "seed", "status", "version", "turn", "phase", "started_at", "last_action_at"
+                "seed",
+                "status",
+                "version",
+                "turn",
+                "phase",
+                "started_at",
+                "last_action_at",
             ]
         )
         transaction.on_commit(lambda: remember(game, state))
@@ -232,7 +238,9 @@ def _decision_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
     return (view["phase"], view["mission"], len(view["history"]), len(view["checks"]))
 
 
-def game_act(*, game: Game, user: User, action: Mapping[str, Any], turn: int | None) -> Game:
+def game_act(
+    *, game: Game, user: User, action: Mapping[str, Any], turn: int | None
+) -> Game:
     """Apply one player's move. ``turn`` is the decision the player saw (the table's
     ``turn`` when the page was drawn); a move on a decision that has passed is refused
     with ``TableMovedOn``, changing nothing."""
@@ -275,7 +283,9 @@ def game_act(*, game: Game, user: User, action: Mapping[str, Any], turn: int | N
 
 
 def _seats_by_position(game: Game) -> dict[int, Seat]:
-    return {seat.position: seat for seat in game.seats.all() if seat.position is not None}
+    return {
+        seat.position: seat for seat in game.seats.all() if seat.position is not None
+    }
 
 
 def _project(
@@ -300,7 +310,9 @@ def _project(
         )
         proposal.team.set([seats[position] for position in action["team"]])
     elif kind == "vote":
-        proposal = Proposal.objects.filter(game=game, approved__isnull=True).latest("pk")
+        proposal = Proposal.objects.filter(game=game, approved__isnull=True).latest(
+            "pk"
+        )
         Vote.objects.create(proposal=proposal, seat=seat, approve=action["approve"])
         if len(after["history"]) > len(before["history"]):
             finished = after["history"][-1]
@@ -404,7 +416,9 @@ def chat_post(
     else:
         raise errors.ChatChannelClosed
     _chat_rate_check(game, user)
-    message = ChatMessage.objects.create(game=game, author=user, channel=channel, text=text)
+    message = ChatMessage.objects.create(
+        game=game, author=user, channel=channel, text=text
+    )
     push.chat_posted_on_commit(game, message)
     return message
 

@@ -32,12 +32,17 @@ def game_setup(game: Game) -> engine.GameSetup:
     )
 
 
-def action_log(game: Game, *, upto: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+def action_log(
+    game: Game, *, upto: int | None = None
+) -> list[tuple[int, dict[str, Any]]]:
     """The game's actions as (seat, action) pairs, oldest first: one query."""
     actions = GameAction.objects.filter(game=game).order_by("number")
     if upto is not None:
         actions = actions.filter(number__lte=upto)
-    return [(position, payload) for position, payload in actions.values_list("position", "payload")]
+    return [
+        (position, payload)
+        for position, payload in actions.values_list("position", "payload")
+    ]
 
 
 def _cached(code: str, version: int) -> Any | None:
@@ -49,7 +54,7 @@ def _cached(code: str, version: int) -> Any | None:
 
 
 def remember(game: Game, state: Any) -> None:
-    """Cache a committed state. Call only after the transaction that wrote it commits."""
+    """Cache a committed state; call only once the transaction that wrote it commits."""
     _store((game.code, game.version), state)
 
 

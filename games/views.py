@@ -40,7 +40,12 @@ def _rules_tables(ruleset: Any) -> dict[str, Any]:
             (
                 n,
                 [
-                    (size, ruleset.two_fail_mission and i + 1 == mission and n >= min_players)
+                    (
+                        size,
+                        ruleset.two_fail_mission
+                        and i + 1 == mission
+                        and n >= min_players,
+                    )
                     for i, size in enumerate(sizes)
                 ],
             )
@@ -61,7 +66,9 @@ def rules(request: HttpRequest) -> HttpResponse:
                 "words": WORDS[code],
                 "ruleset": ruleset,
                 "house_decisions": [gettext(text) for text in ruleset.house_decisions],
-                "options": [(gettext(o.label), gettext(o.help)) for o in ruleset.options],
+                "options": [
+                    (gettext(o.label), gettext(o.help)) for o in ruleset.options
+                ],
                 **_rules_tables(ruleset),
             }
         )
@@ -108,7 +115,9 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/table.html", context)
 
 
-def _after_post(request: HttpRequest, game: Game, error: errors.GameError | None) -> HttpResponse:
+def _after_post(
+    request: HttpRequest, game: Game, error: errors.GameError | None
+) -> HttpResponse:
     """Plain POST: back to the table (errors as a message). htmx: the fresh live area,
     with the error in the error region."""
     if request.htmx:
@@ -145,13 +154,17 @@ def _post_service(request: HttpRequest, code: str, call: Any) -> HttpResponse:
 @login_required
 @require_POST
 def seat_join(request: HttpRequest, code: str) -> HttpResponse:
-    return _post_service(request, code, lambda g: services.seat_join(game=g, user=request.user))
+    return _post_service(
+        request, code, lambda g: services.seat_join(game=g, user=request.user)
+    )
 
 
 @login_required
 @require_POST
 def seat_leave(request: HttpRequest, code: str) -> HttpResponse:
-    return _post_service(request, code, lambda g: services.seat_leave(game=g, user=request.user))
+    return _post_service(
+        request, code, lambda g: services.seat_leave(game=g, user=request.user)
+    )
 
 
 @login_required
@@ -170,7 +183,9 @@ def seat_remove(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def game_start(request: HttpRequest, code: str) -> HttpResponse:
-    return _post_service(request, code, lambda g: services.game_start(game=g, user=request.user))
+    return _post_service(
+        request, code, lambda g: services.game_start(game=g, user=request.user)
+    )
 
 
 @login_required
@@ -188,7 +203,9 @@ def table_close(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def game_abandon(request: HttpRequest, code: str) -> HttpResponse:
-    return _post_service(request, code, lambda g: services.game_abandon(game=g, user=request.user))
+    return _post_service(
+        request, code, lambda g: services.game_abandon(game=g, user=request.user)
+    )
 
 
 @login_required

@@ -12,9 +12,148 @@ from dataclasses import dataclass, field
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import npgettext_lazy, pgettext_lazy
 
 Text = str | Promise
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """Sentences that name the game's own things. Each is written out per game with a
+    literal context so makemessages finds it; the plural ones take their count from
+    the ``n`` key of the % mapping."""
+
+    three_successes: Text
+    three_failures: Text
+    five_rejections: Text
+    fails: Text
+    fails_still_success: Text
+    mission_aria: Text
+    log_title: Text
+    you_pick: Text
+    leader_picking: Text
+    vote_on: Text
+    table_votes_on: Text
+    you_on_mission: Text
+    team_on_mission: Text
+
+
+PHRASES: dict[str, Phrases] = {
+    "partisans": Phrases(
+        three_successes=pgettext_lazy("partisans", "three operations succeeded"),
+        three_failures=pgettext_lazy("partisans", "three operations failed"),
+        five_rejections=pgettext_lazy(
+            "partisans", "five groups in a row were turned down"
+        ),
+        fails=npgettext_lazy("partisans", "%(n)d sabotage", "%(n)d sabotages", "n"),
+        fails_still_success=npgettext_lazy(
+            "partisans",
+            "%(n)d sabotage, still a success",
+            "%(n)d sabotages, still a success",
+            "n",
+        ),
+        mission_aria=pgettext_lazy(
+            "partisans", "Operation %(number)d: a group of %(size)d"
+        ),
+        log_title=pgettext_lazy(
+            "partisans", "Operation %(mission)d, group %(attempt)d"
+        ),
+        you_pick=npgettext_lazy(
+            "partisans",
+            "You are the commander: pick %(n)d player for the group",
+            "You are the commander: pick %(n)d players for the group",
+            "n",
+        ),
+        leader_picking=pgettext_lazy(
+            "partisans", "Commander %(leader)s is picking a group"
+        ),
+        vote_on=pgettext_lazy("partisans", "Vote on %(leader)s's group: %(team)s"),
+        table_votes_on=pgettext_lazy(
+            "partisans", "The table votes on %(leader)s's group: %(team)s"
+        ),
+        you_on_mission=pgettext_lazy(
+            "partisans", "You are on the operation: play your card"
+        ),
+        team_on_mission=pgettext_lazy("partisans", "The group is on the operation"),
+    ),
+    "trust_no_one": Phrases(
+        three_successes=pgettext_lazy("trust_no_one", "three operations completed"),
+        three_failures=pgettext_lazy("trust_no_one", "three operations sabotaged"),
+        five_rejections=pgettext_lazy(
+            "trust_no_one", "five teams in a row were rejected"
+        ),
+        fails=npgettext_lazy("trust_no_one", "%(n)d sabotage", "%(n)d sabotages", "n"),
+        fails_still_success=npgettext_lazy(
+            "trust_no_one",
+            "%(n)d sabotage, still completed",
+            "%(n)d sabotages, still completed",
+            "n",
+        ),
+        mission_aria=pgettext_lazy(
+            "trust_no_one", "Operation %(number)d: a team of %(size)d"
+        ),
+        log_title=pgettext_lazy(
+            "trust_no_one", "Operation %(mission)d, team %(attempt)d"
+        ),
+        you_pick=npgettext_lazy(
+            "trust_no_one",
+            "You are the leader: pick %(n)d player for the team",
+            "You are the leader: pick %(n)d players for the team",
+            "n",
+        ),
+        leader_picking=pgettext_lazy(
+            "trust_no_one", "Leader %(leader)s is picking a team"
+        ),
+        vote_on=pgettext_lazy("trust_no_one", "Vote on %(leader)s's team: %(team)s"),
+        table_votes_on=pgettext_lazy(
+            "trust_no_one", "The table votes on %(leader)s's team: %(team)s"
+        ),
+        you_on_mission=pgettext_lazy(
+            "trust_no_one", "You are on the operation: complete it or sabotage it"
+        ),
+        team_on_mission=pgettext_lazy("trust_no_one", "The team is on the operation"),
+    ),
+    "werewolves": Phrases(
+        three_successes=pgettext_lazy("werewolves", "three curses were lifted"),
+        three_failures=pgettext_lazy("werewolves", "the townsfolk were devoured"),
+        five_rejections=pgettext_lazy(
+            "werewolves", "five patrols in a row were turned down"
+        ),
+        fails=npgettext_lazy("werewolves", "%(n)d attack", "%(n)d attacks", "n"),
+        fails_still_success=npgettext_lazy(
+            "werewolves",
+            "%(n)d attack, still lifted",
+            "%(n)d attacks, still lifted",
+            "n",
+        ),
+        mission_aria=pgettext_lazy(
+            "werewolves", "Night %(number)d: a patrol of %(size)d"
+        ),
+        log_title=pgettext_lazy("werewolves", "Night %(mission)d, patrol %(attempt)d"),
+        you_pick=npgettext_lazy(
+            "werewolves",
+            "You are the headman: send %(n)d player on patrol",
+            "You are the headman: send %(n)d players on patrol",
+            "n",
+        ),
+        leader_picking=pgettext_lazy(
+            "werewolves", "Headman %(leader)s is choosing a patrol"
+        ),
+        vote_on=pgettext_lazy("werewolves", "Vote on %(leader)s's patrol: %(team)s"),
+        table_votes_on=pgettext_lazy(
+            "werewolves", "The town votes on %(leader)s's patrol: %(team)s"
+        ),
+        you_on_mission=pgettext_lazy(
+            "werewolves",
+            "You are on patrol: play a black card (guard) or a red one (attack)",
+        ),
+        team_on_mission=pgettext_lazy("werewolves", "The patrol is out in the night"),
+    ),
+}
+
+
+def phrases_for(ruleset: str) -> Phrases:
+    return PHRASES[ruleset]
 
 
 @dataclass(frozen=True)

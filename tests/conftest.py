@@ -44,6 +44,15 @@ def _services_reachable() -> None:
     client.close()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Rate limits and throttles live in the cache; row ids repeat between tests on
+    SQLite, so a counter left by one test must not bite the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def uses_postgres() -> bool:
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 

@@ -36,7 +36,9 @@ async def connect(user, code: str) -> WebsocketCommunicator:
     if user is not None:
         cookie = await sync_to_async(_session_cookie)(user)
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/table/{code}/", headers=headers)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/table/{code}/", headers=headers
+    )
     connected, _ = await communicator.connect()
     assert connected
     return communicator
@@ -53,7 +55,9 @@ async def drain(communicator: WebsocketCommunicator) -> list[str]:
 async def test_anonymous_and_unknown_tables_are_refused() -> None:
     game = await sync_to_async(start_table)("partisans", 5)
     anonymous = WebsocketCommunicator(
-        application, f"/ws/table/{game.code}/", headers=[(b"origin", b"http://127.0.0.1")]
+        application,
+        f"/ws/table/{game.code}/",
+        headers=[(b"origin", b"http://127.0.0.1")],
     )
     connected, code = await anonymous.connect()
     assert not connected and code == 4401
@@ -62,17 +66,24 @@ async def test_anonymous_and_unknown_tables_are_refused() -> None:
     unknown = WebsocketCommunicator(
         application,
         "/ws/table/nosuchtable/",
-        headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", f"sessionid={cookie}".encode())],
+        headers=[
+            (b"origin", b"http://127.0.0.1"),
+            (b"cookie", f"sessionid={cookie}".encode()),
+        ],
     )
     connected, code = await unknown.connect()
     assert not connected and code == 4404
 
 
 async def test_each_seat_gets_its_own_snapshot_and_pushes_without_leaks() -> None:
-    game = await sync_to_async(start_table)("partisans", 7, {"scout": True, "check": True})
+    game = await sync_to_async(start_table)(
+        "partisans", 7, {"scout": True, "check": True}
+    )
     users = await sync_to_async(seated_users)(game)
     spectator = await sync_to_async(UserFactory)()
-    sockets = {position: await connect(user, game.code) for position, user in users.items()}
+    sockets = {
+        position: await connect(user, game.code) for position, user in users.items()
+    }
     sockets[None] = await connect(spectator, game.code)
     words = secret_words("partisans")
     state = await sync_to_async(load_state)(game)
@@ -110,7 +121,12 @@ async def test_a_move_over_the_socket_and_a_stale_one() -> None:
     socket = await connect(users[leader], game.code)
     await socket.receive_from(timeout=TIMEOUT)
     await socket.send_json_to(
-        {"action": "propose", "team": ["0", "1"], "turn": "0", "HEADERS": {"HX-Request": "true"}}
+        {
+            "action": "propose",
+            "team": ["0", "1"],
+            "turn": "0",
+            "HEADERS": {"HX-Request": "true"},
+        }
     )
     pushed = await socket.receive_from(timeout=TIMEOUT)
     assert 'data-version="1"' in pushed
@@ -140,13 +156,16 @@ async def test_reconnect_is_the_same_snapshot_as_a_refresh() -> None:
     def page() -> str:
         client = Client()
         client.force_login(users[3])
-        return client.get(game.get_absolute_url() + "?fragment=live", headers={"hx-request": "true"}).content.decode()
+        return client.get(
+            game.get_absolute_url() + "?fragment=live", headers={"hx-request": "true"}
+        ).content.decode()
 
     fragment = await sync_to_async(page)()
     # The page's fragment is the same live area, without the out-of-band marker.
-    assert fragment.replace(' hx-swap-oob="true"', "").split('data-turn')[1][:40] == after.replace(
-        ' hx-swap-oob="true"', ""
-    ).split("data-turn")[1][:40]
+    assert (
+        fragment.replace(' hx-swap-oob="true"', "").split("data-turn")[1][:40]
+        == after.replace(' hx-swap-oob="true"', "").split("data-turn")[1][:40]
+    )
 
 
 async def test_the_evil_channel_reaches_evil_seats_only() -> None:
@@ -169,7 +188,10 @@ async def test_the_evil_channel_reaches_evil_seats_only() -> None:
         await drain(socket)
     evil = next(p for p, side in sides.items() if side == "evil")
     await sync_to_async(services.chat_post)(
-        game=game, user=users[evil], text="целимся в третьего", channel=ChatMessage.Channel.EVIL
+        game=game,
+        user=users[evil],
+        text="целимся в третьего",
+        channel=ChatMessage.Channel.EVIL,
     )
     for position, socket in sockets.items():
         received = await drain(socket)

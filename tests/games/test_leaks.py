@@ -50,7 +50,9 @@ def assert_clean(state, position, payload, words, where: str) -> None:
         ("werewolves", 8, {}, 14),
     ],
 )
-def test_no_page_or_push_leaks(ruleset: str, players: int, options: dict, seed: int) -> None:
+def test_no_page_or_push_leaks(
+    ruleset: str, players: int, options: dict, seed: int
+) -> None:
     game = start_table(ruleset, players, options)
     users = seated_users(game)
     clients = {}
@@ -69,15 +71,32 @@ def test_no_page_or_push_leaks(ruleset: str, players: int, options: dict, seed: 
         state = load_state(game)
         for position, client in clients.items():
             language = "en" if (position or 0) % 2 else "ru"
-            page = client.get(game.get_absolute_url(), headers={"accept-language": language})
-            assert page.status_code == 200
-            assert_clean(state, position, page.content.decode(), words, f"page {position} @{steps}")
-            fragment = client.get(
-                game.get_absolute_url() + "?fragment=live", headers={"hx-request": "true"}
+            page = client.get(
+                game.get_absolute_url(), headers={"accept-language": language}
             )
-            assert_clean(state, position, fragment.content.decode(), words, f"fragment {position}")
+            assert page.status_code == 200
+            assert_clean(
+                state,
+                position,
+                page.content.decode(),
+                words,
+                f"page {position} @{steps}",
+            )
+            fragment = client.get(
+                game.get_absolute_url() + "?fragment=live",
+                headers={"hx-request": "true"},
+            )
+            assert_clean(
+                state,
+                position,
+                fragment.content.decode(),
+                words,
+                f"fragment {position}",
+            )
             with translation.override(language):
-                pushed = render_live(table_context(game, viewers[position], with_chat=False))
+                pushed = render_live(
+                    table_context(game, viewers[position], with_chat=False)
+                )
             assert_clean(state, position, pushed, words, f"push {position} @{steps}")
         if game.status != Game.Status.PLAYING:
             break

@@ -3,6 +3,7 @@ refused with a clear error and nothing written."""
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
@@ -71,7 +72,9 @@ def test_create_seats_the_host_and_normalises_options() -> None:
 
 
 def test_trust_no_one_chat_is_off_by_default() -> None:
-    game = services.game_create(host=UserFactory(), ruleset="trust_no_one", seat_count=5)
+    game = services.game_create(
+        host=UserFactory(), ruleset="trust_no_one", seat_count=5
+    )
     assert game.chat_enabled is False
 
 
@@ -86,7 +89,9 @@ def test_trust_no_one_chat_is_off_by_default() -> None:
         ("werewolves", 6, {"check": True}),
     ],
 )
-def test_bad_table_settings_write_nothing(ruleset: str, seats: int, options: dict) -> None:
+def test_bad_table_settings_write_nothing(
+    ruleset: str, seats: int, options: dict
+) -> None:
     with pytest.raises(errors.BadSetup):
         services.game_create(
             host=UserFactory(), ruleset=ruleset, seat_count=seats, options=options
@@ -160,7 +165,7 @@ def test_roles_are_not_written_until_the_end() -> None:
 
 def test_a_move_out_of_turn_is_refused_and_changes_nothing() -> None:
     game = start_table()
-    leader, view = leader_user(game)
+    _, view = leader_user(game)
     other = next(u for p, u in seated_users(game).items() if p != view["leader"])
     before = snapshot(game)
     with pytest.raises(errors.IllegalMove) as info:
@@ -178,7 +183,10 @@ def test_wrong_team_size_is_refused() -> None:
     before = snapshot(game)
     with pytest.raises(errors.IllegalMove) as info:
         services.game_act(
-            game=game, user=leader, action={"type": "propose", "team": [0, 1, 2]}, turn=0
+            game=game,
+            user=leader,
+            action={"type": "propose", "team": [0, 1, 2]},
+            turn=0,
         )
     assert info.value.code == "wrong_team_size"
     assert snapshot(game) == before
@@ -210,7 +218,10 @@ def test_a_stranger_cannot_act() -> None:
     before = snapshot(game)
     with pytest.raises(errors.NotSeated):
         services.game_act(
-            game=game, user=UserFactory(), action={"type": "vote", "approve": True}, turn=0
+            game=game,
+            user=UserFactory(),
+            action={"type": "vote", "approve": True},
+            turn=0,
         )
     assert snapshot(game) == before
 
@@ -249,14 +260,20 @@ def test_simultaneous_votes_on_one_team_all_count() -> None:
     users = seated_users(game)
     for position in range(4):
         services.game_act(
-            game=game, user=users[position], action={"type": "vote", "approve": True}, turn=turn
+            game=game,
+            user=users[position],
+            action={"type": "vote", "approve": True},
+            turn=turn,
         )
     game.refresh_from_db()
     assert game.turn == turn
     assert Vote.objects.filter(proposal__game=game).count() == 4
     with pytest.raises(errors.IllegalMove) as info:
         services.game_act(
-            game=game, user=users[0], action={"type": "vote", "approve": False}, turn=turn
+            game=game,
+            user=users[0],
+            action={"type": "vote", "approve": False},
+            turn=turn,
         )
     assert info.value.code == "already_voted"
     services.game_act(
@@ -273,11 +290,16 @@ def test_simultaneous_votes_on_one_team_all_count() -> None:
 
 def _to_mission(game: Game, team: list[int]) -> None:
     leader, _ = leader_user(game)
-    services.game_act(game=game, user=leader, action={"type": "propose", "team": team}, turn=game.turn)
+    services.game_act(
+        game=game, user=leader, action={"type": "propose", "team": team}, turn=game.turn
+    )
     game.refresh_from_db()
     for user in seated_users(game).values():
         services.game_act(
-            game=game, user=user, action={"type": "vote", "approve": True}, turn=game.turn
+            game=game,
+            user=user,
+            action={"type": "vote", "approve": True},
+            turn=game.turn,
         )
     game.refresh_from_db()
 
@@ -290,13 +312,19 @@ def test_cards_only_from_the_team_and_only_success_from_the_good() -> None:
     before = snapshot(game)
     with pytest.raises(errors.IllegalMove) as info:
         services.game_act(
-            game=game, user=users[2], action={"type": "play", "card": "success"}, turn=game.turn
+            game=game,
+            user=users[2],
+            action={"type": "play", "card": "success"},
+            turn=game.turn,
         )
     assert info.value.code == "not_on_team"
     good = next(p for p in (0, 1) if engine.view(state, p)["me"]["side"] == "good")
     with pytest.raises(errors.IllegalMove) as info:
         services.game_act(
-            game=game, user=users[good], action={"type": "play", "card": "fail"}, turn=game.turn
+            game=game,
+            user=users[good],
+            action={"type": "play", "card": "fail"},
+            turn=game.turn,
         )
     assert info.value.code == "good_cannot_fail"
     assert snapshot(game) == before
@@ -307,15 +335,25 @@ def test_mission_cards_are_stored_without_authors_when_the_last_is_in() -> None:
     _to_mission(game, [0, 1])
     users = seated_users(game)
     services.game_act(
-        game=game, user=users[0], action={"type": "play", "card": "success"}, turn=game.turn
+        game=game,
+        user=users[0],
+        action={"type": "play", "card": "success"},
+        turn=game.turn,
     )
     assert MissionCard.objects.filter(mission__game=game).count() == 0
     services.game_act(
-        game=game, user=users[1], action={"type": "play", "card": "success"}, turn=game.turn
+        game=game,
+        user=users[1],
+        action={"type": "play", "card": "success"},
+        turn=game.turn,
     )
     cards = MissionCard.objects.filter(mission__game=game)
     assert cards.count() == 2
-    assert {f.name for f in MissionCard._meta.get_fields()} == {"id", "mission", "success"}
+    assert {f.name for f in MissionCard._meta.get_fields()} == {
+        "id",
+        "mission",
+        "success",
+    }
     mission = Mission.objects.get(game=game, number=1)
     assert mission.result == "success" and mission.fails == 0
 
@@ -343,13 +381,21 @@ def test_a_whole_game_leaves_a_consistent_record(
     assert game.end_reason == final["outcome"]["reason"]
     assert GameAction.objects.filter(game=game).count() == game.version == final["step"]
     # Proposals and votes: exactly the finished votes of the engine's history.
-    proposals = list(Proposal.objects.filter(game=game).order_by("mission_number", "attempt"))
+    proposals = list(
+        Proposal.objects.filter(game=game).order_by("mission_number", "attempt")
+    )
     assert len(proposals) == len(final["history"])
     for proposal, item in zip(proposals, final["history"], strict=True):
-        assert (proposal.mission_number, proposal.attempt) == (item["mission"], item["attempt"])
+        assert (proposal.mission_number, proposal.attempt) == (
+            item["mission"],
+            item["attempt"],
+        )
         assert proposal.leader.position == item["leader"]
         assert proposal.approved == item["approved"]
-        votes = {str(v.seat.position): v.approve for v in proposal.votes.select_related("seat")}
+        votes = {
+            str(v.seat.position): v.approve
+            for v in proposal.votes.select_related("seat")
+        }
         assert votes == item["votes"]
     # Missions: results, fail counts and authorless cards.
     for mission in final["missions"]:
@@ -452,7 +498,9 @@ def test_the_evil_channel_opens_to_evil_seats_in_the_sniper_phase_only() -> None
     for position, user in users.items():
         side = engine.view(state, position)["me"]["side"]
         if side == "evil":
-            services.chat_post(game=game, user=user, text="стреляй в Олю", channel="evil")
+            services.chat_post(
+                game=game, user=user, text="стреляй в Олю", channel="evil"
+            )
         else:
             with pytest.raises(errors.ChatChannelClosed):
                 services.chat_post(game=game, user=user, text="я свой", channel="evil")
@@ -484,8 +532,10 @@ def test_idle_games_are_abandoned_by_the_cleanup_command() -> None:
 
     idle = start_table("partisans", 5)
     fresh = start_table("partisans", 5)
-    Game.objects.filter(pk=idle.pk).update(last_action_at=timezone.now() - timedelta(hours=50))
-    call_command("abandon_stale_games", "--hours", "48", stdout=open("/dev/null", "w"))
+    Game.objects.filter(pk=idle.pk).update(
+        last_action_at=timezone.now() - timedelta(hours=50)
+    )
+    call_command("abandon_stale_games", "--hours", "48", stdout=io.StringIO())
     idle.refresh_from_db()
     fresh.refresh_from_db()
     assert idle.status == Game.Status.ABANDONED

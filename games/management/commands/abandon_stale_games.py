@@ -15,7 +15,10 @@ from games.models import Game
 
 
 class Command(BaseCommand):
-    help = "Abandon games idle for --hours (default 48); close tables open for --days (default 7)."
+    help = (
+        "Abandon games idle for --hours (default 48); "
+        "close tables open for --days (default 7)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--hours", type=int, default=48)
@@ -36,6 +39,9 @@ class Command(BaseCommand):
                 continue  # it moved or ended meanwhile
             abandoned += 1
         closed, _ = Game.objects.filter(
-            status=Game.Status.OPEN, created_at__lt=now - timedelta(days=options["days"])
+            status=Game.Status.OPEN,
+            created_at__lt=now - timedelta(days=options["days"]),
         ).delete()
-        self.stdout.write(f"abandoned {abandoned} idle games; closed {closed} stale rows")
+        self.stdout.write(
+            f"abandoned {abandoned} idle games; closed {closed} stale rows"
+        )
