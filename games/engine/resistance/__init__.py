@@ -1,0 +1,73 @@
+"""The Resistance family: ``partisans``, ``trust_no_one`` and ``werewolves``.
+
+One set of rules (:mod:`.rules`) and three rulesets that differ only in data
+(:mod:`.rulesets`).  Importing this package registers the three codes with
+:mod:`games.engine.core`.
+"""
+
+from __future__ import annotations
+
+from games.engine.resistance.actions import (
+    Action,
+    Check,
+    Claim,
+    Play,
+    Propose,
+    Shoot,
+    Vote,
+)
+from games.engine.resistance.errors import (
+    AlreadyPlayed,
+    AlreadyVoted,
+    DuplicateMember,
+    FormerHolder,
+    GoodCannotFail,
+    NotAVoter,
+    NotHolder,
+    NotLeader,
+    NotOnTeam,
+    NotSniper,
+    SelfCheck,
+    SelfShot,
+    WrongTeamSize,
+)
+from games.engine.resistance.oracle import Leak, Secret
+from games.engine.resistance.rulesets import (
+    PARTISANS,
+    TRUST_NO_ONE,
+    WEREWOLVES,
+    ResistanceRuleset,
+)
+from games.engine.resistance.state import GameState, Phase, Table
+
+__all__ = [
+    "PARTISANS",
+    "TRUST_NO_ONE",
+    "WEREWOLVES",
+    "Action",
+    "AlreadyPlayed",
+    "AlreadyVoted",
+    "Check",
+    "Claim",
+    "DuplicateMember",
+    "FormerHolder",
+    "GameState",
+    "GoodCannotFail",
+    "Leak",
+    "NotAVoter",
+    "NotHolder",
+    "NotLeader",
+    "NotOnTeam",
+    "NotSniper",
+    "Phase",
+    "Play",
+    "Propose",
+    "ResistanceRuleset",
+    "Secret",
+    "SelfCheck",
+    "SelfShot",
+    "Shoot",
+    "Table",
+    "Vote",
+    "WrongTeamSize",
+]

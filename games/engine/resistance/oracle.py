@@ -1,0 +1,497 @@
+"""The leak oracle: which facts a seat may not know, and whether a payload shows one.
+
+Tests run every view, event, page fragment and API answer through :func:`find_leaks`
+for the seat it is meant for.  A payload may be
+
+* a dict or list (a view, an event's data, an API answer).  A mapping about a seat (an
+  int-like ``"seat"`` key, else ``"target"``) leaks through its ``"side"``, ``"role"``,
+  ``"vote"``, ``"card"``, ``"cards"``, ``"result"`` or ``"check_result"`` values; a
+  ``"votes"`` mapping ``{seat: bool}`` leaks another seat's vote in progress; a key
+  that is a side or role code (``"evil"``, ``"sniper"``) naming seats leaks those.
+* a JSON string, parsed and walked the same way.
+* an HTML string.  Every per-seat fact is marked on an element with ``data-seat="i"``
+  and one of ``data-side``, ``data-role``, ``data-vote``, ``data-card`` (or
+  ``data-cards``) and ``data-check-result``.  With ``words`` (secret value code ->
+  display strings, e.g. ``{"evil": ["предатель"]}``) the text of each ``data-seat``
+  element (its own text: not that of a nested element of another seat, nor of an
+  element marked ``data-claim`` or ``data-said``, which carry what players *say*)
+  is searched for the display strings of that seat's secrets.
+
+Side, role, vote and check-result leaks count when the payload states the true
+(secret) value: a wrong statement gives nothing away.  A mission card attributed to
+anyone but the viewer is always a leak, whatever it says.  Finished votes are public:
+a ``votes`` mapping (or a ``data-vote``) inside a mapping or element that names a
+finished vote with ``mission`` and ``attempt`` (``data-mission`` and
+``data-attempt``), or equal to a finished vote, is never a leak.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any, NamedTuple, cast
+
+from games.engine.core import Side
+from games.engine.resistance.knowledge import knows
+from games.engine.resistance.state import CARDS, GameState, Phase, VoteRecord
+
+__all__ = ["Leak", "Secret", "find_leaks", "secrets"]
+
+SIDE, ROLE, VOTE, CARD, CHECK_RESULT = "side", "role", "vote", "card", "check_result"
+
+_APPROVE = {"true", "1", "yes", "y", "approve", "approved", "for"}
+_REJECT = {"false", "0", "no", "n", "reject", "rejected", "against"}
+_VOID = {
+    "area", "base", "br", "col", "embed", "hr", "img", "input",
+    "link", "meta", "source", "track", "wbr",
+}  # fmt: skip
+
+
+class Secret(NamedTuple):
+    """A fact about ``seat`` the viewer may not know now; ``value`` is the truth.
+
+    A named tuple (immutable, cheap): the property tests ask for thousands a second.
+    """
+
+    kind: str
+    seat: int
+    value: str | bool
+    note: str = ""
+
+
+class Leak(NamedTuple):
+    """A secret found in a payload, and where (a JSON path or an HTML element)."""
+
+    kind: str
+    seat: int
+    value: str | bool
+    where: str
+
+
+def secrets(state: GameState, seat: int | None) -> list[Secret]:
+    """Every fact ``seat`` (``None``: a spectator) may not know at this point.
+
+    Sides and roles until the end, except one's own, an evil player's partners, the
+    scout's list and one's own check results (and what follows from them: see
+    :mod:`.knowledge`); other seats' votes while the vote is in progress; check
+    results one did not obtain, until the end; and who played which mission card,
+    forever, except one's own.
+    """
+    table = state.table
+    over = state.phase is Phase.OVER
+    found: list[Secret] = []
+    knowledge = knows(state, seat)
+    for other in range(table.players):
+        if other == seat:
+            continue
+        fact = knowledge[other]
+        if fact.side is None:
+            found.append(Secret(SIDE, other, table.sides[other].value))
+        if fact.role is None:
+            found.append(Secret(ROLE, other, table.roles[other]))
+    if state.phase is Phase.VOTE:
+        for other, vote in enumerate(state.votes):
+            if vote is not None and other != seat:
+                found.append(Secret(VOTE, other, vote, "the vote in progress"))
+    for record in state.missions:
+        for member, card in zip(record.team, record.cards, strict=True):
+            if member != seat:
+                found.append(Secret(CARD, member, card, f"mission {record.number}"))
+    if state.phase is Phase.MISSION:
+        for member, played in zip(state.team, state.cards, strict=True):
+            if played is not None and member != seat:
+                found.append(Secret(CARD, member, played, f"mission {state.mission}"))
+    if not over:
+        for check in state.checks:
+            target = check.target
+            if (
+                check.holder != seat
+                and target != seat
+                and knowledge[target].side is None
+            ):
+                note = f"check after mission {check.after_mission}"
+                found.append(Secret(CHECK_RESULT, target, check.result.value, note))
+    return found
+
+
+def _seat_of(value: object) -> int | None:
+    """A seat number written as an int or a string of digits (JSON object keys)."""
+    if type(value) is int:
+        return value
+    if type(value) is str and value.isdigit():
+        return int(value)
+    return None
+
+
+def _as_vote(value: object) -> bool | None:
+    if type(value) is bool:
+        return value
+    if isinstance(value, str):
+        text = value.strip().casefold()
+        if text in _APPROVE:
+            return True
+        if text in _REJECT:
+            return False
+    return None
+
+
+def _as_code(value: object) -> str | None:
+    return value.strip().casefold() if isinstance(value, str) else None
+
+
+Where = Any
+"""Where in a payload: a string, or ``(parent, key)`` pairs built while walking and
+rendered as ``$.me.known[0].side`` only for a leak, so a clean walk formats nothing."""
+
+
+def _render(where: Where) -> str:
+    parts = []
+    while type(where) is tuple:
+        where, key = where
+        parts.append(f"[{key}]" if type(key) is int else f".{key}")
+    return str(where) + "".join(reversed(parts))
+
+
+@dataclass
+class _Index:
+    """The viewer's secrets arranged for lookups by seat."""
+
+    viewer: int | None
+    sides: dict[int, str] = field(default_factory=dict)
+    roles: dict[int, str] = field(default_factory=dict)
+    votes: dict[int, bool] = field(default_factory=dict)
+    check_results: dict[int, str] = field(default_factory=dict)
+    by_seat: dict[int, list[Secret]] = field(default_factory=dict)
+    finished: frozenset[tuple[int, int]] = frozenset()
+    """``(mission, attempt)`` of every finished vote."""
+    history: tuple[VoteRecord, ...] = ()
+    codes: frozenset[str] = frozenset()
+    """Side and role codes (as keys naming seats: ``{"sniper": 3}``); empty when no
+    side or role is secret, which lets the walk skip the lookups."""
+    leaks: list[Leak] = field(default_factory=list)
+
+    def add(self, kind: str, seat: int, value: str | bool, where: Where) -> None:
+        leak = Leak(kind, seat, value, _render(where))
+        if leak not in self.leaks:
+            self.leaks.append(leak)
+
+    def side(self, seat: int, value: object, where: Where) -> None:
+        code = _as_code(value)
+        if code is not None and self.sides.get(seat) == code:
+            self.add(SIDE, seat, code, where)
+
+    def role(self, seat: int, value: object, where: Where) -> None:
+        code = _as_code(value)
+        if code is not None and self.roles.get(seat) == code:
+            self.add(ROLE, seat, code, where)
+
+    def vote(self, seat: int, value: object, where: Where) -> None:
+        vote = _as_vote(value)
+        if vote is not None and self.votes.get(seat) is vote:
+            self.add(VOTE, seat, vote, where)
+
+    def card(self, seat: int, value: object, where: Where) -> None:
+        """A card named for any seat but the viewer's gives away who played it."""
+        if seat == self.viewer:
+            return
+        values: Iterable[object]
+        if isinstance(value, Mapping):
+            values = value.values()
+        elif isinstance(value, list | tuple):
+            values = value
+        else:
+            values = (value,)
+        for item in values:
+            code = _as_code(item)
+            if code in CARDS:
+                self.add(CARD, seat, code, where)
+
+    def result(self, seat: int, value: object, where: Where) -> None:
+        """A check result: the target's side, secret unless the viewer knows it."""
+        code = _as_code(value)
+        if code is None:
+            return
+        if self.check_results.get(seat) == code:
+            self.add(CHECK_RESULT, seat, code, where)
+        elif self.sides.get(seat) == code:
+            self.add(SIDE, seat, code, where)
+
+    def names_finished_vote(self, mission: object, attempt: object) -> bool:
+        return (_seat_of(mission), _seat_of(attempt)) in self.finished
+
+    def is_finished_vote(self, votes: Mapping[Any, Any]) -> bool:
+        """Whether ``votes`` is one finished vote shown whole (public)."""
+        shown = {str(seat): vote for seat, vote in votes.items()}
+        return any(
+            shown == {str(s): v for s, v in enumerate(record.votes) if v is not None}
+            for record in self.history
+        )
+
+
+def _index(state: GameState, seat: int | None) -> _Index:
+    index = _Index(viewer=seat)
+    for secret in secrets(state, seat):
+        index.by_seat.setdefault(secret.seat, []).append(secret)
+        if secret.kind == SIDE:
+            index.sides[secret.seat] = str(secret.value)
+        elif secret.kind == ROLE:
+            index.roles[secret.seat] = str(secret.value)
+        elif secret.kind == VOTE:
+            index.votes[secret.seat] = bool(secret.value)
+        elif secret.kind == CHECK_RESULT:
+            index.check_results[secret.seat] = str(secret.value)
+    if index.sides or index.roles:
+        index.codes = _codes(state.table.ruleset.role_codes)
+    index.history = state.history
+    index.finished = frozenset((vote.mission, vote.attempt) for vote in state.history)
+    return index
+
+
+@functools.cache
+def _codes(role_codes: tuple[str, ...]) -> frozenset[str]:
+    codes = {side.value for side in Side} | set(role_codes)
+    return frozenset(
+        spelling for code in codes for spelling in (code, code.upper(), code.title())
+    )
+
+
+# --- dicts and JSON -------------------------------------------------------------------
+
+_ABOUT_SEAT = ("seat", "target")
+_LEAVES = frozenset({str, int, bool, float, type(None)})
+_FACTS = (
+    ("side", _Index.side),
+    ("role", _Index.role),
+    ("result", _Index.result),
+    ("check_result", _Index.result),
+    ("card", _Index.card),
+    ("cards", _Index.card),
+)
+"""Keys of a mapping about one seat that state a fact about it, and their checks."""
+
+
+def _subject(node: Mapping[Any, Any]) -> int | None:
+    for key in _ABOUT_SEAT:
+        if key in node:
+            seat = _seat_of(node[key])
+            if seat is not None:
+                return seat
+    return None
+
+
+def _votes_mapping(index: _Index, votes: Mapping[Any, Any], where: Where) -> None:
+    if index.is_finished_vote(votes):
+        return  # a finished vote, shown whole: public
+    for key, value in votes.items():
+        seat = _seat_of(key)
+        if seat is not None:
+            index.vote(seat, value, (where, key))
+
+
+def _seats_named(value: object) -> list[int]:
+    if isinstance(value, list | tuple):
+        return [s for s in map(_seat_of, value) if s is not None]
+    seat = _seat_of(value)
+    return [] if seat is None else [seat]
+
+
+def _walk(index: _Index, node: object, where: Where, finished: bool) -> None:
+    kind = type(node)
+    if kind is dict:
+        _walk_mapping(index, cast(dict[Any, Any], node), where, finished)
+    elif kind is list or kind is tuple or isinstance(node, list | tuple):
+        item: object
+        for position, item in enumerate(cast(Sequence[object], node)):
+            if type(item) not in _LEAVES:
+                _walk(index, item, (where, position), finished)
+    elif isinstance(node, Mapping):
+        _walk_mapping(index, node, where, finished)
+
+
+def _walk_mapping(
+    index: _Index, node: Mapping[Any, Any], where: Where, finished: bool
+) -> None:
+    if not finished and "attempt" in node and "mission" in node:
+        finished = index.names_finished_vote(node["mission"], node["attempt"])
+    subject = _subject(node)
+    if subject is not None and subject != index.viewer:
+        for key, check in _FACTS:
+            if key in node:
+                check(index, subject, node[key], (where, key))
+        if index.votes and not finished:
+            for key in ("vote", "approve"):
+                if key in node:
+                    index.vote(subject, node[key], (where, key))
+    codes = index.codes
+    for key, value in node.items():
+        if key in codes:
+            for seat in _seats_named(value):
+                if seat != index.viewer:
+                    index.side(seat, key, (where, key))
+                    index.role(seat, key, (where, key))
+        if type(value) in _LEAVES:
+            continue
+        if key == "votes" and isinstance(value, Mapping):
+            if index.votes and not finished:
+                _votes_mapping(index, value, (where, key))
+        elif codes and isinstance(value, Mapping) and _all_seat_keys(value):
+            _seat_keyed(index, value, (where, key))
+        _walk(index, value, (where, key), finished)
+
+
+def _all_seat_keys(mapping: Mapping[Any, Any]) -> bool:
+    return bool(mapping) and all(_seat_of(key) is not None for key in mapping)
+
+
+def _seat_keyed(index: _Index, mapping: Mapping[Any, Any], where: Where) -> None:
+    """``{seat: "evil"}`` and the like: a side or role code per seat."""
+    for key, value in mapping.items():
+        seat = _seat_of(key)
+        if seat is None or seat == index.viewer or not isinstance(value, str):
+            continue
+        index.side(seat, value, (where, key))
+        index.role(seat, value, (where, key))
+
+
+# --- HTML -----------------------------------------------------------------------------
+
+
+class _Element:
+    __slots__ = ("finished", "quiet", "seat", "tag", "text")
+
+    def __init__(self, tag: str, seat: int | None, finished: bool, quiet: bool) -> None:
+        self.tag = tag
+        self.seat = seat
+        self.finished = finished
+        self.quiet = quiet
+        self.text: list[str] = []
+
+
+class _SeatMarks(HTMLParser):
+    """Walks a page fragment, checking every ``data-seat`` element's marks and text."""
+
+    def __init__(
+        self, index: _Index, words: Mapping[str, Sequence[str]] | None
+    ) -> None:
+        super().__init__(convert_charrefs=True)
+        self.index = index
+        self.words = {
+            str(code).casefold(): [w.casefold() for w in shown if w]
+            for code, shown in (words or {}).items()
+        }
+        self.stack: list[_Element] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        marks = {name: value or "" for name, value in attrs}
+        parent = self.stack[-1] if self.stack else None
+        finished = (parent is not None and parent.finished) or (
+            "data-mission" in marks
+            and "data-attempt" in marks
+            and self.index.names_finished_vote(
+                marks["data-mission"], marks["data-attempt"]
+            )
+        )
+        quiet = (parent is not None and parent.quiet) or any(
+            name in marks for name in ("data-claim", "data-said")
+        )
+        seat = _seat_of(marks.get("data-seat", "").strip())
+        if seat is not None and seat != self.index.viewer:
+            self._check_marks(seat, marks, finished)
+        element = _Element(tag, seat, finished, quiet)
+        if tag in _VOID:
+            self._close(element)
+        else:
+            self.stack.append(element)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in _VOID and self.stack and self.stack[-1].tag == tag:
+            self._close(self.stack.pop())
+
+    def handle_endtag(self, tag: str) -> None:
+        if not any(element.tag == tag for element in self.stack):
+            return  # a stray end tag: browsers ignore it too
+        while self.stack:
+            element = self.stack.pop()
+            self._close(element)
+            if element.tag == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        for element in reversed(self.stack):
+            if element.quiet:
+                return
+            if element.seat is not None:
+                element.text.append(data)
+                return
+
+    def finish(self) -> None:
+        self.close()
+        while self.stack:
+            self._close(self.stack.pop())
+
+    def _check_marks(self, seat: int, marks: dict[str, str], finished: bool) -> None:
+        index = self.index
+        where = f"<… data-seat={seat}>"
+        if "data-side" in marks:
+            index.side(seat, marks["data-side"], f"{where} data-side")
+        if "data-role" in marks:
+            index.role(seat, marks["data-role"], f"{where} data-role")
+        if "data-vote" in marks and not finished:
+            index.vote(seat, marks["data-vote"], f"{where} data-vote")
+        for name in ("data-card", "data-cards"):
+            if name in marks:
+                cards = marks[name].replace(",", " ").split()
+                index.card(seat, cards, f"{where} {name}")
+        if "data-check-result" in marks:
+            index.result(seat, marks["data-check-result"], f"{where} data-check-result")
+
+    def _close(self, element: _Element) -> None:
+        seat = element.seat
+        if seat is None or seat == self.index.viewer or not self.words:
+            return
+        text = "".join(element.text).casefold()
+        if not text.strip():
+            return
+        for secret in self.index.by_seat.get(seat, ()):
+            if secret.kind == VOTE and element.finished:
+                continue
+            code = secret.value
+            if isinstance(code, bool):
+                code = "approve" if code else "reject"
+            for shown in self.words.get(code.casefold(), ()):
+                if shown in text:
+                    self.index.add(
+                        secret.kind, seat, secret.value, f"text of data-seat={seat}"
+                    )
+
+
+# --- the oracle -----------------------------------------------------------------------
+
+
+def find_leaks(
+    state: GameState,
+    seat: int | None,
+    payload: Any,
+    words: Mapping[str, Sequence[str]] | None = None,
+) -> list[Leak]:
+    """The secrets of ``seat`` that ``payload`` gives away; ``[]`` means clean."""
+    index = _index(state, seat)
+    if isinstance(payload, bytes):
+        payload = payload.decode("utf-8")
+    if isinstance(payload, str):
+        text = payload.strip()
+        if text[:1] in ("{", "["):
+            with contextlib.suppress(ValueError):  # not JSON: read it as HTML
+                payload = json.loads(text)
+        if isinstance(payload, str):
+            parser = _SeatMarks(index, words)
+            parser.feed(payload)
+            parser.finish()
+            return index.leaks
+    _walk(index, payload, "$", finished=False)
+    return index.leaks
