@@ -15,7 +15,7 @@ for the seat it is meant for.  A payload may be
   display strings, e.g. ``{"evil": ["предатель"]}``) the text of each ``data-seat``
   element (its own text: not that of a nested element of another seat, nor of an
   element marked ``data-claim`` or ``data-said``, which carry what players *say*)
-  is searched for the display strings of that seat's secrets.
+  is searched for the display strings (whole words) of that seat's secrets.
 
 Side, role, vote and check-result leaks count when the payload states the true
 (secret) value: a wrong statement gives nothing away.  A mission card attributed to
@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -379,8 +380,14 @@ class _SeatMarks(HTMLParser):
     ) -> None:
         super().__init__(convert_charrefs=True)
         self.index = index
+        # Whole words only: the evil side's name ("traitors") must not read as the
+        # plain role ("traitor") a seat may not know.
         self.words = {
-            str(code).casefold(): [w.casefold() for w in shown if w]
+            str(code).casefold(): [
+                re.compile(rf"(?<!\w){re.escape(w.casefold())}(?!\w)")
+                for w in shown
+                if w
+            ]
             for code, shown in (words or {}).items()
         }
         self.stack: list[_Element] = []
@@ -454,9 +461,12 @@ class _SeatMarks(HTMLParser):
         seat = element.seat
         if seat is None or seat == self.index.viewer or not self.words:
             return
+        # Read the text both run together and split at tags: "разведчик<br>ok" and
+        # "развед<b>чик</b>" each show a word to someone.
         text = "".join(element.text).casefold()
         if not text.strip():
             return
+        text += "\n" + " ".join(element.text).casefold()
         for secret in self.index.by_seat.get(seat, ()):
             if secret.kind == VOTE and element.finished:
                 continue
@@ -464,7 +474,7 @@ class _SeatMarks(HTMLParser):
             if isinstance(code, bool):
                 code = "approve" if code else "reject"
             for shown in self.words.get(code.casefold(), ()):
-                if shown in text:
+                if shown.search(text):
                     self.index.add(
                         secret.kind, seat, secret.value, f"text of data-seat={seat}"
                     )

@@ -1,0 +1,159 @@
+"""Five people, five browsers, one table: a whole game played through the real pages
+in Debian's Chromium against daphne, every screen updating by itself.
+
+Each player's page is read by the engine's leak oracle after every move (the DOM as
+the socket's pushes left it), and the game ends on the post-game review."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games import engine
+from games.models import Game
+from games.state import load_state
+from tests.factories import UserFactory
+from tests.games.test_leaks import secret_words
+
+pytestmark = pytest.mark.browser
+
+MAX_MOVES = 250
+
+
+def live(page: Page):
+    return page.locator("#table-live")
+
+
+def wait_version(pages: list[Page], version: int) -> None:
+    """Every screen shows the new state, pushed over its socket (no reload)."""
+    for page in pages:
+        expect(live(page)).to_have_attribute(
+            "data-version", str(version), timeout=10_000
+        )
+
+
+def make_move(page: Page, rng: random.Random) -> bool:
+    """Play the move this page offers, the way a player would; False if none."""
+    area = page.locator("section.action-area")
+    if area.count() == 0:
+        return False
+    picker = area.locator("form.team-picker")
+    if picker.count():
+        size = int(picker.get_attribute("data-team-size") or "0")
+        boxes = picker.locator("input[name=team]")
+        for index in rng.sample(range(boxes.count()), size):
+            boxes.nth(index).check()
+        picker.locator("button[type=submit]").click()
+        return True
+    radios = area.locator("input[type=radio]")
+    if radios.count():
+        radios.nth(rng.randrange(radios.count())).check()
+        area.locator("button[type=submit]").click()
+        return True
+    buttons = area.locator("button[type=submit]")
+    labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
+    # Approve most teams and play mostly success, so games reach the late phases
+    # (checks after missions 2-4, the sniper's shot) instead of five rejections.
+    weights = [8 if "✓" in label else 2 for label in labels]
+    choice = rng.choices(range(len(labels)), weights=weights)[0]
+    buttons.nth(choice).click()
+    return True
+
+
+def play_through(
+    pages: dict[int, Page], code: str, rng: random.Random, words: dict[str, list[str]]
+) -> Game:
+    everyone = list(pages.values())
+    version = 0
+    for _ in range(MAX_MOVES):
+        game = Game.objects.get(code=code)
+        if game.status != Game.Status.PLAYING:
+            return game
+        state = load_state(game)
+        for position, page in pages.items():
+            leaks = engine.find_leaks(state, position, page.content(), words)
+            assert not leaks, (position, leaks)
+        waiting = sorted(engine.waiting_for(state))
+        mover = pages[rng.choice(waiting)]
+        assert make_move(mover, rng), (
+            f"seat {waiting} awaited in {game.phase} at version {game.version}, but the "
+            f"page offers no move: {mover.locator('.banner').first.inner_text()}"
+        )
+        version += 1
+        wait_version(everyone, version)
+    raise AssertionError("the game did not end")
+
+
+def seat_table(
+    new_player: Callable[..., Page], ruleset: str, options: list[str]
+) -> tuple[dict[int, Page], str]:
+    users = UserFactory.create_batch(5)
+    pages = [new_player(user) for user in users]
+    host = pages[0]
+    host.goto("/games/new/")
+    host.locator(f"input[name=ruleset][value={ruleset}]").check()
+    host.locator("select[name=seat_count]").select_option("5")
+    for option in options:
+        host.locator(f"input[name=opt_{ruleset}_{option}]").check()
+    host.locator("input[name=name]").fill("Пятница")
+    host.locator("form.create-table button[type=submit]").click()
+    expect(host.locator("#table-live")).to_have_attribute("data-status", "open")
+    link = host.locator("#share-link").input_value()
+    code = Game.objects.get().code
+    assert link.endswith(f"/games/t/{code}/")
+    for page in pages[1:]:
+        page.goto(f"/games/t/{code}/")
+        page.get_by_role("button", name="Сесть за стол").click()
+    # The host's screen filled up by itself; the start button is live now.
+    start = host.get_by_role("button", name="Начать игру")
+    expect(start).to_be_enabled(timeout=10_000)
+    start.click()
+    for page in pages:
+        expect(live(page)).to_have_attribute("data-status", "playing", timeout=10_000)
+    game = Game.objects.get(code=code)
+    by_user = {seat.user_id: seat.position for seat in game.seats.all()}
+    return {
+        by_user[user.pk]: page for user, page in zip(users, pages, strict=True)
+    }, code
+
+
+def test_partisans_with_both_presets_to_the_review(
+    new_player: Callable[..., Page],
+) -> None:
+    pages, code = seat_table(new_player, "partisans", ["scout", "check"])
+    # The role card is face down until held.
+    first = pages[0]
+    card = first.locator("[data-role-card]")
+    expect(card.locator(".front")).to_be_hidden()
+    first.locator("[data-reveal]").dispatch_event("pointerdown")
+    expect(card.locator(".front")).to_be_visible()
+    first.locator("[data-reveal]").dispatch_event("pointerup")
+    expect(card.locator(".front")).to_be_hidden()
+
+    game = play_through(pages, code, random.Random(7), secret_words("partisans"))
+    assert game.status == Game.Status.FINISHED
+    for page in pages.values():
+        banner = page.locator(".banner").first
+        expect(banner).to_have_class(f"banner over-{game.winner}")
+        # Every card is turned up on every screen.
+        for position in range(5):
+            expect(
+                page.locator(f".seats li[data-seat='{position}'][data-side]")
+            ).to_have_count(1)
+    review = pages[0].get_by_role("link", name="Полный разбор игры")
+    review.click()
+    expect(pages[0]).to_have_url(f"/history/g/{code}/")
+
+
+def test_werewolves_to_the_end(new_player: Callable[..., Page]) -> None:
+    pages, code = seat_table(new_player, "werewolves", [])
+    expect(pages[0].locator(".tokens")).to_contain_text("3")
+    game = play_through(pages, code, random.Random(11), secret_words("werewolves"))
+    assert game.status == Game.Status.FINISHED
+    for page in pages.values():
+        expect(page.locator(".banner").first).to_have_class(
+            f"banner over-{game.winner}"
+        )
