@@ -67,7 +67,6 @@ def play_through(
     pages: dict[int, Page], code: str, rng: random.Random, words: dict[str, list[str]]
 ) -> Game:
     everyone = list(pages.values())
-    version = 0
     for _ in range(MAX_MOVES):
         game = Game.objects.get(code=code)
         if game.status != Game.Status.PLAYING:
@@ -79,11 +78,10 @@ def play_through(
         waiting = sorted(engine.waiting_for(state))
         mover = pages[rng.choice(waiting)]
         assert make_move(mover, rng), (
-            f"seat {waiting} awaited in {game.phase} at version {game.version}, but the "
-            f"page offers no move: {mover.locator('.banner').first.inner_text()}"
+            f"seats {waiting} awaited in {game.phase} at version {game.version}, but "
+            f"the page offers no move: {mover.locator('.banner').first.inner_text()}"
         )
-        version += 1
-        wait_version(everyone, version)
+        wait_version(everyone, game.version + 1)
     raise AssertionError("the game did not end")
 
 
