@@ -83,8 +83,17 @@ def _window_state(key: str, now: float, window: int) -> tuple[int, float | None]
     return int(values.get(f"{key}:count", 0)), float(started)
 
 
+def _failures_allowed(key: str) -> int:
+    """Players at one table often share one Wi-Fi address: an address gets a larger
+    allowance than a user name, so one player's typos do not lock the table out."""
+    if key.startswith(f"{KEY_PREFIX}:addr:"):
+        return settings.LOGIN_THROTTLE_ADDRESS_FAILURES
+    return settings.LOGIN_THROTTLE_FAILURES
+
+
 def _lockout_for(key: str, now: float) -> Lockout | None:
-    failures, window = _limits()
+    _, window = _limits()
+    failures = _failures_allowed(key)
     count, started = _window_state(key, now, window)
     if started is not None and count >= failures:
         return Lockout(retry_at=datetime.fromtimestamp(started + window, tz=UTC))

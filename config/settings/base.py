@@ -140,6 +140,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # window lock further attempts out until the window has passed.
 LOGIN_THROTTLE_FAILURES = int(env("LOGIN_THROTTLE_FAILURES", "5"))
 LOGIN_THROTTLE_WINDOW = int(env("LOGIN_THROTTLE_WINDOW", "900"))
+# Per client address the allowance is larger: a table's players often share one address.
+LOGIN_THROTTLE_ADDRESS_FAILURES = int(env("LOGIN_THROTTLE_ADDRESS_FAILURES", "20"))
 
 CACHES = {
     "default": (

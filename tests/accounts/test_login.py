@@ -32,6 +32,7 @@ INVALID_EN = "Please enter a correct username and password."
 @pytest.fixture(autouse=True)
 def _throttle_limits(settings: Settings) -> None:
     settings.LOGIN_THROTTLE_FAILURES = FAILURES
+    settings.LOGIN_THROTTLE_ADDRESS_FAILURES = FAILURES
     settings.LOGIN_THROTTLE_WINDOW = WINDOW
 
 

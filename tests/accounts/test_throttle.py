@@ -12,6 +12,7 @@ from accounts import throttle
 @pytest.fixture(autouse=True)
 def _limits(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     settings.LOGIN_THROTTLE_FAILURES = 2
+    settings.LOGIN_THROTTLE_ADDRESS_FAILURES = 2
     settings.LOGIN_THROTTLE_WINDOW = 100
     monkeypatch.setattr(throttle, "clock", lambda: 1_000.0)
 
@@ -55,3 +56,15 @@ def test_odd_addresses_still_count() -> None:
     throttle.failure_record(username="a", address="")
     throttle.failure_record(username="b", address="")
     assert throttle.lockout_get(username="c", address="") is not None
+
+
+def test_an_address_gets_a_larger_allowance_than_a_name(settings: Settings) -> None:
+    """One player's typos lock their own name, not everyone on the table's Wi-Fi."""
+    settings.LOGIN_THROTTLE_ADDRESS_FAILURES = 4
+    throttle.failure_record(username="olga", address="10.1.1.1")
+    throttle.failure_record(username="olga", address="10.1.1.1")
+    assert throttle.lockout_get(username="olga", address="10.1.1.1") is not None
+    assert throttle.lockout_get(username="ivan", address="10.1.1.1") is None
+    throttle.failure_record(username="ivan", address="10.1.1.1")
+    throttle.failure_record(username="boris", address="10.1.1.1")
+    assert throttle.lockout_get(username="zoya", address="10.1.1.1") is not None
