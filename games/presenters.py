@@ -109,6 +109,7 @@ class Board:
     action: ActionArea | None
     role_card: RoleCard | None
     words: Words
+    on_team_label: str
     phase: str
     over: bool
     winner: str | None
@@ -497,6 +498,7 @@ def board(view: Mapping[str, Any], names: Mapping[int, str]) -> Board:
         action=_action_area(view, names, words, me),
         role_card=_role_card(view, names, ruleset),
         words=words,
+        on_team_label=str(phrases_for(ruleset).on_team),
         phase=view["phase"],
         over=view["phase"] == "over",
         winner=outcome["winner"] if outcome else None,

@@ -36,6 +36,16 @@ class Phrases:
     table_votes_on: Text
     you_on_mission: Text
     team_on_mission: Text
+    on_team: Text
+    # The replay's step labels.
+    dealt: Text
+    proposed: Text
+    approved: Text
+    rejected: Text
+    new_leader: Text
+    card_played: Text
+    mission_succeeds: Text
+    mission_fails: Text
 
 
 PHRASES: dict[str, Phrases] = {
@@ -75,6 +85,35 @@ PHRASES: dict[str, Phrases] = {
             "partisans", "You are on the operation: play your card"
         ),
         team_on_mission=pgettext_lazy("partisans", "The group is on the operation"),
+        on_team=pgettext_lazy("partisans", "in the group"),
+        dealt=pgettext_lazy(
+            "partisans", "The cards are dealt; %(name)s is the first commander."
+        ),
+        proposed=pgettext_lazy(
+            "partisans",
+            "Operation %(mission)d, group %(attempt)d: "
+            "commander %(leader)s proposes %(team)s.",
+        ),
+        approved=pgettext_lazy(
+            "partisans", "The group is approved: %(yes)d for, %(no)d against."
+        ),
+        rejected=pgettext_lazy(
+            "partisans", "The group is turned down: %(yes)d for, %(no)d against."
+        ),
+        new_leader=pgettext_lazy("partisans", "%(name)s is the commander now."),
+        card_played=pgettext_lazy("partisans", "%(name)s plays a card."),
+        mission_succeeds=npgettext_lazy(
+            "partisans",
+            "Operation %(mission)d succeeds with %(fails)d sabotage.",
+            "Operation %(mission)d succeeds with %(fails)d sabotages.",
+            "fails",
+        ),
+        mission_fails=npgettext_lazy(
+            "partisans",
+            "Operation %(mission)d fails with %(fails)d sabotage.",
+            "Operation %(mission)d fails with %(fails)d sabotages.",
+            "fails",
+        ),
     ),
     "trust_no_one": Phrases(
         three_successes=pgettext_lazy("trust_no_one", "three operations completed"),
@@ -112,6 +151,35 @@ PHRASES: dict[str, Phrases] = {
             "trust_no_one", "You are on the operation: complete it or sabotage it"
         ),
         team_on_mission=pgettext_lazy("trust_no_one", "The team is on the operation"),
+        on_team=pgettext_lazy("trust_no_one", "in the team"),
+        dealt=pgettext_lazy(
+            "trust_no_one", "The cards are dealt; %(name)s is the first leader."
+        ),
+        proposed=pgettext_lazy(
+            "trust_no_one",
+            "Operation %(mission)d, team %(attempt)d: "
+            "leader %(leader)s proposes %(team)s.",
+        ),
+        approved=pgettext_lazy(
+            "trust_no_one", "The team is approved: %(yes)d for, %(no)d against."
+        ),
+        rejected=pgettext_lazy(
+            "trust_no_one", "The team is rejected: %(yes)d for, %(no)d against."
+        ),
+        new_leader=pgettext_lazy("trust_no_one", "%(name)s is the leader now."),
+        card_played=pgettext_lazy("trust_no_one", "%(name)s has decided."),
+        mission_succeeds=npgettext_lazy(
+            "trust_no_one",
+            "Operation %(mission)d is completed with %(fails)d sabotage.",
+            "Operation %(mission)d is completed with %(fails)d sabotages.",
+            "fails",
+        ),
+        mission_fails=npgettext_lazy(
+            "trust_no_one",
+            "Operation %(mission)d is sabotaged: %(fails)d sabotage.",
+            "Operation %(mission)d is sabotaged: %(fails)d sabotages.",
+            "fails",
+        ),
     ),
     "werewolves": Phrases(
         three_successes=pgettext_lazy("werewolves", "three curses were lifted"),
@@ -148,6 +216,34 @@ PHRASES: dict[str, Phrases] = {
             "You are on patrol: play a black card (guard) or a red one (attack)",
         ),
         team_on_mission=pgettext_lazy("werewolves", "The patrol is out in the night"),
+        on_team=pgettext_lazy("werewolves", "on patrol"),
+        dealt=pgettext_lazy(
+            "werewolves", "The cards are dealt; %(name)s is the first headman."
+        ),
+        proposed=pgettext_lazy(
+            "werewolves",
+            "Night %(mission)d, patrol %(attempt)d: headman %(leader)s sends %(team)s.",
+        ),
+        approved=pgettext_lazy(
+            "werewolves", "The patrol is approved: %(yes)d for, %(no)d against."
+        ),
+        rejected=pgettext_lazy(
+            "werewolves", "The patrol is turned down: %(yes)d for, %(no)d against."
+        ),
+        new_leader=pgettext_lazy("werewolves", "%(name)s is the headman now."),
+        card_played=pgettext_lazy("werewolves", "%(name)s lays a card."),
+        mission_succeeds=npgettext_lazy(
+            "werewolves",
+            "Night %(mission)d: a curse is lifted, with %(fails)d attack.",
+            "Night %(mission)d: a curse is lifted, with %(fails)d attacks.",
+            "fails",
+        ),
+        mission_fails=npgettext_lazy(
+            "werewolves",
+            "Night %(mission)d: the werewolves strike, %(fails)d attack.",
+            "Night %(mission)d: the werewolves strike, %(fails)d attacks.",
+            "fails",
+        ),
     ),
 }
 

@@ -7,4 +7,6 @@ app_name = "history"
 urlpatterns = [
     path("", views.history_list, name="list"),
     path("g/<str:code>/", views.game_review, name="game"),
+    path("g/<str:code>/replay/", views.game_replay, name="replay"),
+    path("g/<str:code>/export.json", views.game_export, name="export"),
 ]

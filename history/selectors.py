@@ -1,0 +1,724 @@
+"""Reading finished games: who may see which, the filtered history list, one game's
+record for its review page, and a player's stats.
+
+Everything here is a database query over the rows ``games.services`` wrote when each
+game was played (seats with their revealed role, proposals, votes, missions, checks,
+the shot). Stats are aggregates computed by the database, grouped into a handful of
+rows, so a page costs the same few queries whether a player has ten games or ten
+thousand. Every stat is computed over exactly the games the viewer may see, so each
+figure equals the length of the list it links to.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    Exists,
+    ExpressionWrapper,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
+from django.utils import timezone
+
+from accounts.models import User
+from games import engine
+from games.models import (
+    ChatMessage,
+    Check,
+    Game,
+    Mission,
+    Proposal,
+    Seat,
+    Shot,
+    Side,
+    Vote,
+)
+
+Viewer = User | AnonymousUser | None
+"""Whoever is looking: a player, an anonymous visitor, or nobody in particular."""
+
+OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
+
+RESULTS = ("finished", "good", "evil", "abandoned")
+"""The list's result filter: any finished game, a side's wins, or abandoned."""
+ROLE_KINDS = ("scout", "sniper", "plain")
+FACTS = (
+    "evil_missions",
+    "evil_missions_failed",
+    "good_votes",
+    "evil_team_votes",
+    "approved_evil",
+    "led_good",
+    "led_clean",
+)
+"""Filters that pick the games behind one stat: see :func:`_fact_condition`."""
+
+TeamSeat = Proposal.team.through
+
+
+def _special_roles(attribute: str) -> frozenset[str]:
+    """Role codes the rulesets give a name for ``attribute`` (``scout_role``...).
+
+    Read from the engine's registry so a new game with a scout needs no change here.
+    """
+    codes = set()
+    for code in engine.ruleset_codes():
+        role = getattr(engine.get_ruleset(code), attribute, None)
+        if role:
+            codes.add(role)
+    return frozenset(codes)
+
+
+def scout_roles() -> frozenset[str]:
+    return _special_roles("scout_role")
+
+
+def sniper_roles() -> frozenset[str]:
+    return _special_roles("sniper_role")
+
+
+def role_kind(role: str) -> str:
+    """``scout``, ``sniper`` or ``plain``: the stats' three kinds of role."""
+    if role in scout_roles():
+        return "scout"
+    if role in sniper_roles():
+        return "sniper"
+    return "plain"
+
+
+def _role_condition(kind: str) -> Q:
+    """Seats of one kind of role; "plain" excludes the blank role of a game that
+    never ended."""
+    scouts, snipers = scout_roles(), sniper_roles()
+    if kind == "scout":
+        return Q(role__in=scouts)
+    if kind == "sniper":
+        return Q(role__in=snipers)
+    return ~Q(role__in=scouts | snipers) & ~Q(role="")
+
+
+# --- who may see what -------------------------------------------------------------
+
+
+def _viewer_id(viewer: Viewer) -> int | None:
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return None
+    return int(viewer.pk)
+
+
+def _visible(viewer: Viewer, game_path: str = "") -> Q:
+    """Games of public tables, and the viewer's own games of private ones.
+
+    ``game_path`` leads from the queried model to the game (``"game__"``,
+    ``"seat__game__"``); the viewer's seat is found with an ``Exists`` so the query
+    stays one row per game.
+    """
+    public = Q(**{f"{game_path}is_private": False})
+    viewer_id = _viewer_id(viewer)
+    if viewer_id is None:
+        return public
+    seated = Seat.objects.filter(game_id=OuterRef(f"{game_path}pk"), user_id=viewer_id)
+    return public | Q(Exists(seated))
+
+
+def visible_games(viewer: Viewer) -> QuerySet[Game]:
+    """Finished and abandoned games ``viewer`` may see: a private table's game is
+    visible to its players only, and to nobody else it exists at all."""
+    return Game.objects.filter(_visible(viewer), status__in=OVER)
+
+
+def seat_of(game: Game, viewer: Viewer) -> int | None:
+    """The viewer's seat position at ``game``, if they played it."""
+    viewer_id = _viewer_id(viewer)
+    if viewer_id is None:
+        return None
+    seats = Seat.objects.filter(game=game, user_id=viewer_id)
+    return seats.values_list("position", flat=True).first()
+
+
+def seat_names(game: Game) -> dict[int, str]:
+    """Display names by seat position."""
+    seats = Seat.objects.filter(game=game).exclude(position=None)
+    return dict(seats.values_list("position", "user__display_name"))
+
+
+def reviewable_game(code: str, viewer: Viewer) -> Game | None:
+    """The game behind a review page, or None (the page answers 404 either way, so
+    nobody learns that a private game exists)."""
+    return visible_games(viewer).select_related("host").filter(code=code).first()
+
+
+# --- the history list -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    """What the history list is narrowed to. ``player`` is the player whose seat the
+    seat filters (``side``, ``role``, ``won``, ``fact``) apply to."""
+
+    ruleset: str = ""
+    players: int | None = None
+    result: str = ""
+    since: dt.date | None = None
+    until: dt.date | None = None
+    mine: bool = False
+    player: User | None = None
+    unknown_player: bool = False
+    side: str = ""
+    role: str = ""
+    won: bool | None = None
+    fact: str = ""
+
+
+def _day_start(day: dt.date) -> dt.datetime:
+    """Midnight at the start of ``day`` in the site's time zone, so a date filter is
+    an index range on ``finished_at``, not a per-row date conversion."""
+    return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+
+
+def _evil_teams(games: QuerySet[Any]) -> QuerySet[Any]:
+    """The ids of the proposals, in ``games`` (a subquery of game ids), whose team
+    had an evil player on it.
+
+    Used as ``proposal_id IN (this)``: the database builds the set once and probes
+    it per row. A correlated ``EXISTS`` per vote reads the same rows, but
+    PostgreSQL prices it so high that it JIT-compiles the query, which alone takes
+    longer than the whole page should.
+    """
+    return TeamSeat.objects.filter(
+        seat__side=Side.EVIL, seat__game_id__in=games
+    ).values("proposal_id")
+
+
+def _member_of(field: str, ids: QuerySet[Any]) -> ExpressionWrapper:
+    """``field IN (ids)`` as a true/false column to group by."""
+    return ExpressionWrapper(Q(**{f"{field}__in": ids}), output_field=BooleanField())
+
+
+def _fact_condition(fact: str, player_id: int) -> Q:
+    """The games behind one stat of ``player_id``, each a game where the player:
+
+    ``evil_missions``: went on a mission as evil (``_failed``: one that failed);
+    ``good_votes``: voted as good (``evil_team_votes``: on a team with an evil
+    player; ``approved_evil``: approving such a team); ``led_good``: proposed a team
+    as good (``led_clean``: a team with no evil player).
+    """
+    games_played = Seat.objects.filter(user_id=player_id).values("game_id")
+    if fact in ("evil_missions", "evil_missions_failed"):
+        missions = Mission.objects.filter(
+            team__user_id=player_id, team__side=Side.EVIL
+        ).exclude(result="")
+        if fact == "evil_missions_failed":
+            missions = missions.filter(result=Mission.Result.FAIL)
+        return Q(pk__in=missions.values("game_id"))
+    if fact in ("good_votes", "evil_team_votes", "approved_evil"):
+        votes = Vote.objects.filter(seat__user_id=player_id, seat__side=Side.GOOD)
+        if fact != "good_votes":
+            votes = votes.filter(proposal_id__in=_evil_teams(games_played))
+        if fact == "approved_evil":
+            votes = votes.filter(approve=True)
+        return Q(pk__in=votes.values("seat__game_id"))
+    proposals = Proposal.objects.filter(
+        leader__user_id=player_id, leader__side=Side.GOOD
+    )
+    if fact == "led_clean":
+        proposals = proposals.exclude(pk__in=_evil_teams(games_played))
+    return Q(pk__in=proposals.values("game_id"))
+
+
+def _seat_condition(filters: GameFilter, player_id: int) -> Q:
+    """The games where ``player_id`` sat, narrowed by the seat filters.
+
+    Written as ``pk IN (the player's seats' games)``: the database starts from the
+    player's few seats (an index on the user) instead of testing every game.
+    """
+    seats = Seat.objects.filter(user_id=player_id)
+    if filters.side:
+        seats = seats.filter(side=filters.side)
+    if filters.role:
+        seats = seats.filter(_role_condition(filters.role))
+    if filters.won is not None:
+        seats = seats.filter(won=filters.won)
+    condition = Q(pk__in=seats.values("game_id"))
+    if filters.fact:
+        condition &= _fact_condition(filters.fact, player_id)
+    return condition
+
+
+def game_list(viewer: Viewer, filters: GameFilter) -> QuerySet[Game]:
+    """The history list: the games ``viewer`` may see, narrowed, newest first."""
+    if filters.unknown_player:
+        return Game.objects.none()
+    games = visible_games(viewer)
+    if filters.ruleset:
+        games = games.filter(ruleset=filters.ruleset)
+    if filters.players:
+        games = games.filter(seat_count=filters.players)
+    if filters.result == "abandoned":
+        games = games.filter(status=Game.Status.ABANDONED)
+    elif filters.result == "finished":
+        games = games.filter(status=Game.Status.FINISHED)
+    elif filters.result:
+        games = games.filter(status=Game.Status.FINISHED, winner=filters.result)
+    if filters.since:
+        games = games.filter(finished_at__gte=_day_start(filters.since))
+    if filters.until:
+        next_day = filters.until + dt.timedelta(days=1)
+        games = games.filter(finished_at__lt=_day_start(next_day))
+    viewer_id = _viewer_id(viewer)
+    if filters.mine:
+        if viewer_id is None:
+            return Game.objects.none()
+        games = games.filter(
+            pk__in=Seat.objects.filter(user_id=viewer_id).values("game_id")
+        )
+    subject = (
+        filters.player.pk if filters.player else (viewer_id if filters.mine else None)
+    )
+    if subject is not None:
+        games = games.filter(_seat_condition(filters, subject))
+    return games.only(*LIST_FIELDS).order_by("-finished_at", "-pk")
+
+
+@dataclass(frozen=True)
+class RowSeat:
+    position: int | None
+    username: str
+    name: str
+    role: str
+    side: str
+    won: bool | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One line of a history list: game, date, players, winner, and (on a player's
+    list) that player's role and result."""
+
+    game: Game
+    seats: list[RowSeat]
+    subject: RowSeat | None
+
+
+LIST_FIELDS = (
+    "code",
+    "name",
+    "ruleset",
+    "seat_count",
+    "options",
+    "is_private",
+    "status",
+    "winner",
+    "finished_at",
+)
+"""The columns a history row shows: lists load only these."""
+
+
+def _row_seats(games: Sequence[Game]) -> dict[int, list[RowSeat]]:
+    """Every seat of a page of games in one query, as plain values.
+
+    A seat's role and side are kept only for finished games: an abandoned game
+    never ended, so its roles stay secret.
+    """
+    finished = {game.pk for game in games if game.status == Game.Status.FINISHED}
+    rows = (
+        Seat.objects.filter(game_id__in=[game.pk for game in games])
+        .order_by("game_id", "position", "pk")
+        .values_list(
+            "game_id", "position", "role", "side", "won", "user__username",
+            "user__display_name",
+        )
+    )  # fmt: skip
+    seats: dict[int, list[RowSeat]] = {game.pk: [] for game in games}
+    for game_id, position, role, side, won, username, name in rows:
+        shown = game_id in finished
+        seats[game_id].append(
+            RowSeat(
+                position=position,
+                username=username,
+                name=name,
+                role=role if shown else "",
+                side=side if shown else "",
+                won=won if shown else None,
+            )
+        )
+    return seats
+
+
+def game_rows(games: Iterable[Game], subject: User | None = None) -> list[GameRow]:
+    """Rows for a page of games: one query for all their seats."""
+    page = list(games)
+    if not page:
+        return []
+    seats = _row_seats(page)
+    rows = []
+    for game in page:
+        mine = None
+        if subject is not None:
+            mine = next(
+                (s for s in seats[game.pk] if s.username == subject.username), None
+            )
+        rows.append(GameRow(game=game, seats=seats[game.pk], subject=mine))
+    return rows
+
+
+# --- one game's record ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProposalRecord:
+    mission: int
+    attempt: int
+    leader: int
+    team: list[int]
+    votes: dict[int, bool]
+    approved: bool
+
+
+@dataclass(frozen=True)
+class MissionRecord:
+    number: int
+    size: int
+    two_fails: bool
+    team: list[int]
+    result: str
+    fails: int | None
+
+
+@dataclass(frozen=True)
+class CheckRecord:
+    after_mission: int
+    holder: int
+    target: int
+    result: str
+    claim: str
+
+
+@dataclass(frozen=True)
+class ShotRecord:
+    sniper: int
+    target: int
+    hit: bool
+
+
+@dataclass
+class GameRecord:
+    """What the database kept of a finished game, by seat position. Never a mission
+    card's author: the cards table has none."""
+
+    game: Game
+    seats: list[Seat]
+    proposals: list[ProposalRecord] = field(default_factory=list)
+    missions: list[MissionRecord] = field(default_factory=list)
+    checks: list[CheckRecord] = field(default_factory=list)
+    shot: ShotRecord | None = None
+    evil_chat: list[ChatMessage] = field(default_factory=list)
+    table_chat: list[ChatMessage] = field(default_factory=list)
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {
+            seat.position: seat.user.display_name
+            for seat in self.seats
+            if seat.position is not None
+        }
+
+
+def _positions(seats: Sequence[Seat]) -> dict[int, int]:
+    return {seat.pk: seat.position for seat in seats if seat.position is not None}
+
+
+def game_record(game: Game) -> GameRecord:
+    """The finished game's rows, in table order: a fixed number of queries."""
+    seats = list(game.seats.select_related("user").order_by("position", "pk"))
+    at = _positions(seats)
+    proposals = (
+        Proposal.objects.filter(game=game, approved__isnull=False)
+        .prefetch_related(
+            Prefetch("team", queryset=Seat.objects.only("pk")),
+            Prefetch(
+                "votes", queryset=Vote.objects.only("seat_id", "approve", "proposal_id")
+            ),
+        )
+        .order_by("mission_number", "attempt")
+    )
+    missions = (
+        Mission.objects.filter(game=game)
+        .prefetch_related(Prefetch("team", queryset=Seat.objects.only("pk")))
+        .order_by("number")
+    )
+    record = GameRecord(game=game, seats=seats)
+    record.proposals = [
+        ProposalRecord(
+            mission=p.mission_number,
+            attempt=p.attempt,
+            leader=at[p.leader_id],
+            team=sorted(at[s.pk] for s in p.team.all()),
+            votes={at[v.seat_id]: v.approve for v in p.votes.all()},
+            approved=bool(p.approved),
+        )
+        for p in proposals
+    ]
+    record.missions = [
+        MissionRecord(
+            number=m.number,
+            size=m.size,
+            two_fails=m.two_fails,
+            team=sorted(at[s.pk] for s in m.team.all()),
+            result=m.result,
+            fails=m.fails,
+        )
+        for m in missions
+    ]
+    record.checks = [
+        CheckRecord(
+            after_mission=c.after_mission,
+            holder=at[c.holder_id],
+            target=at[c.target_id],
+            result=c.result,
+            claim=c.claim,
+        )
+        for c in Check.objects.filter(game=game).order_by("after_mission", "pk")
+    ]
+    shot = Shot.objects.filter(game=game).first()
+    if shot is not None:
+        record.shot = ShotRecord(
+            sniper=at[shot.sniper_id], target=at[shot.target_id], hit=shot.hit
+        )
+    chat = list(
+        ChatMessage.objects.filter(game=game)
+        .select_related("author")
+        .order_by("created_at", "pk")
+    )
+    record.evil_chat = [m for m in chat if m.channel == ChatMessage.Channel.EVIL]
+    if game.chat_enabled:
+        record.table_chat = [m for m in chat if m.channel == ChatMessage.Channel.TABLE]
+    return record
+
+
+# --- a player's stats -------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Games played and won in one slice of a player's record."""
+
+    played: int = 0
+    won: int = 0
+
+    def add(self, played: int, won: int) -> None:
+        self.played += played
+        self.won += won
+
+    @property
+    def rate(self) -> float | None:
+        return self.won / self.played if self.played else None
+
+
+@dataclass(frozen=True)
+class MonthTally:
+    month: dt.date
+    side: str
+    played: int
+    won: int
+
+
+@dataclass
+class PlayerStats:
+    """A player's record over the finished games a viewer may see.
+
+    ``evil_missions``/``evil_missions_failed``: missions the player went on as evil,
+    and how many of those failed. ``good_votes``: the player's votes as good;
+    ``approved_evil``: those that approved a team with an evil player on it;
+    ``votes_on_evil_teams``: votes (either way) on such teams. ``led_good``:
+    proposals the player made as good; ``led_clean``: those with no evil player.
+    """
+
+    overall: Tally = field(default_factory=Tally)
+    by_ruleset: dict[str, Tally] = field(default_factory=dict)
+    by_side: dict[str, Tally] = field(default_factory=dict)
+    by_role: dict[str, Tally] = field(default_factory=dict)
+    by_players: dict[int, Tally] = field(default_factory=dict)
+    abandoned: int = 0
+    evil_missions: int = 0
+    evil_missions_failed: int = 0
+    good_votes: int = 0
+    approved_evil: int = 0
+    votes_on_evil_teams: int = 0
+    led_good: int = 0
+    led_clean: int = 0
+    months: list[MonthTally] = field(default_factory=list)
+
+
+def _tally(table: dict[Any, Tally], key: Any, played: int, won: int) -> None:
+    table.setdefault(key, Tally()).add(played, won)
+
+
+def _player_seats(player: User, viewer: Viewer) -> QuerySet[Seat]:
+    seats = Seat.objects.filter(user=player)
+    if _viewer_id(viewer) != player.pk:
+        seats = seats.filter(_visible(viewer, "game__"))
+    return seats
+
+
+def _record_counts(stats: PlayerStats, seats: QuerySet[Seat]) -> None:
+    """Played and won, grouped by game, side, role and table size in one query;
+    the slices are summed from the (at most a hundred or so) grouped rows. Abandoned
+    games are only counted as such: never a win or a loss."""
+    rows = (
+        seats.filter(game__status__in=OVER)
+        .values("game__status", "game__ruleset", "side", "role", "game__seat_count")
+        .annotate(played=Count("pk"), won=Count("pk", filter=Q(won=True)))
+        .order_by()
+    )
+    for row in rows:
+        played, won = row["played"], row["won"]
+        if row["game__status"] == Game.Status.ABANDONED:
+            stats.abandoned += played
+            continue
+        stats.overall.add(played, won)
+        _tally(stats.by_ruleset, row["game__ruleset"], played, won)
+        _tally(stats.by_side, row["side"], played, won)
+        _tally(stats.by_role, role_kind(row["role"]), played, won)
+        _tally(stats.by_players, row["game__seat_count"], played, won)
+
+
+def _evil_missions(stats: PlayerStats, player: User, viewer: Viewer) -> None:
+    missions = Mission.objects.filter(
+        team__user=player,
+        team__side=Side.EVIL,
+        game__status=Game.Status.FINISHED,
+    ).exclude(result="")
+    if _viewer_id(viewer) != player.pk:
+        missions = missions.filter(_visible(viewer, "game__"))
+    totals = missions.aggregate(
+        total=Count("pk"), failed=Count("pk", filter=Q(result=Mission.Result.FAIL))
+    )
+    stats.evil_missions = totals["total"]
+    stats.evil_missions_failed = totals["failed"]
+
+
+def _good_votes(stats: PlayerStats, seats: QuerySet[Seat]) -> None:
+    """The player's votes as good, counted by (approve, team had evil): at most
+    four grouped rows."""
+    good = seats.filter(side=Side.GOOD, game__status=Game.Status.FINISHED)
+    rows = (
+        Vote.objects.filter(seat__in=good)
+        .annotate(
+            evil_team=_member_of("proposal_id", _evil_teams(good.values("game_id")))
+        )
+        .values("approve", "evil_team")
+        .annotate(votes=Count("pk"))
+        .order_by()
+    )
+    for row in rows:
+        stats.good_votes += row["votes"]
+        if row["evil_team"]:
+            stats.votes_on_evil_teams += row["votes"]
+            if row["approve"]:
+                stats.approved_evil += row["votes"]
+
+
+def _good_proposals(stats: PlayerStats, seats: QuerySet[Seat]) -> None:
+    """The teams the player proposed as good, counted by whether evil was on them.
+
+    A player leads a few proposals per game, so a per-row ``EXISTS`` is cheap here
+    (cheaper than building the set of evil teams for all their games).
+    """
+    good = seats.filter(side=Side.GOOD, game__status=Game.Status.FINISHED)
+    evil_member = TeamSeat.objects.filter(
+        proposal_id=OuterRef("pk"), seat__side=Side.EVIL
+    )
+    totals = (
+        Proposal.objects.filter(leader__in=good)
+        .alias(evil_team=Exists(evil_member))
+        .aggregate(total=Count("pk"), clean=Count("pk", filter=Q(evil_team=False)))
+    )
+    stats.led_good = totals["total"]
+    stats.led_clean = totals["clean"]
+
+
+CHART_MONTHS = 24
+"""The win-rate chart covers the last two years, month by month."""
+
+
+def month_starts(today: dt.date, count: int = CHART_MONTHS) -> list[dt.date]:
+    """The first days of the last ``count`` months, oldest first, this one last."""
+    year, month = today.year, today.month
+    starts = []
+    for _ in range(count):
+        starts.append(dt.date(year, month, 1))
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return starts[::-1]
+
+
+def _next_month(day: dt.date) -> dt.date:
+    return dt.date(day.year + day.month // 12, day.month % 12 + 1, 1)
+
+
+def _months(stats: PlayerStats, seats: QuerySet[Seat]) -> None:
+    """Played and won per month and side over the last two years, grouped by the
+    database. The month is found with plain range comparisons on ``finished_at``
+    (a ``CASE``), not a date function run on every row."""
+    starts = month_starts(timezone.localdate())
+    bounds = [_day_start(day) for day in [*starts, _next_month(starts[-1])]]
+    month = Case(
+        *(
+            When(game__finished_at__lt=bounds[index + 1], then=Value(index))
+            for index in range(len(starts))
+        ),
+        default=Value(-1),
+    )
+    rows = (
+        seats.filter(
+            game__status=Game.Status.FINISHED, game__finished_at__gte=bounds[0]
+        )
+        .annotate(month=month)
+        .values("month", "side")
+        .annotate(played=Count("pk"), won=Count("pk", filter=Q(won=True)))
+        .order_by("month", "side")
+    )
+    stats.months = [
+        MonthTally(
+            month=starts[row["month"]],
+            side=row["side"],
+            played=row["played"],
+            won=row["won"],
+        )
+        for row in rows
+        if 0 <= row["month"] < len(starts)
+    ]
+
+
+def player_stats(player: User, viewer: Viewer) -> PlayerStats:
+    """Every stat of ``player`` over the games ``viewer`` may see: five queries."""
+    stats = PlayerStats()
+    seats = _player_seats(player, viewer)
+    _record_counts(stats, seats)
+    _evil_missions(stats, player, viewer)
+    _good_votes(stats, seats)
+    _good_proposals(stats, seats)
+    _months(stats, seats)
+    return stats
+
+
+def recent_games(player: User, viewer: Viewer, limit: int) -> list[GameRow]:
+    """The player's latest games for their profile, in the history list's shape."""
+    games = game_list(viewer, GameFilter(player=player))[:limit]
+    return game_rows(games, subject=player)
+
+
+def user_by_username(username: str) -> User | None:
+    return User.objects.filter(username=username, is_active=True).first()
