@@ -97,7 +97,12 @@ DATABASES = {
         conn_max_age=int(env("DATABASE_CONN_MAX_AGE", "0")),
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # PostgreSQL's JIT compiles a plan once its estimated cost passes a threshold; for
+    # this site's short queries the compiling costs far more than it saves (measured
+    # by bench.history: +180 ms on a busy profile's first load).
+    DATABASES["default"]["OPTIONS"] = {"options": "-c jit=off"}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers and one writer work at once; the timeout waits for the writer
     # instead of failing with "database is locked" when several players act together.
     DATABASES["default"]["OPTIONS"] = {
