@@ -35,6 +35,13 @@ def wait_version(pages: list[Page], version: int) -> None:
         )
 
 
+def fits_the_phone(page: Page) -> bool:
+    """No horizontal scroll: the page is no wider than the phone's screen."""
+    return page.evaluate(
+        "() => document.documentElement.scrollWidth <= window.innerWidth"
+    )
+
+
 def make_move(page: Page, rng: random.Random) -> bool:
     """Play the move this page offers, the way a player would; False if none."""
     area = page.locator("section.action-area")
@@ -75,6 +82,7 @@ def play_through(
         for position, page in pages.items():
             leaks = engine.find_leaks(state, position, page.content(), words)
             assert not leaks, (position, leaks)
+            assert fits_the_phone(page), f"horizontal scroll at {game.phase}"
         waiting = sorted(engine.waiting_for(state))
         mover = pages[rng.choice(waiting)]
         assert make_move(mover, rng), (
@@ -144,6 +152,7 @@ def test_partisans_with_both_presets_to_the_review(
     review = pages[0].get_by_role("link", name="Полный разбор игры")
     review.click()
     expect(pages[0]).to_have_url(f"/history/g/{code}/")
+    assert fits_the_phone(pages[0])
 
 
 def test_werewolves_to_the_end(new_player: Callable[..., Page]) -> None:
