@@ -166,7 +166,10 @@ class GameAction(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} {self.number}: {self.payload}"
+        # The kind of move only: a vote's value or a card must never end up in a log
+        # line or an admin page through str().
+        kind = self.payload.get("type", "?") if isinstance(self.payload, dict) else "?"
+        return f"{self.game} #{self.number}: {kind} by seat {self.position}"
 
 
 class Mission(models.Model):
@@ -262,7 +265,7 @@ class Vote(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.proposal}: {self.seat} {'+' if self.approve else '-'}"
+        return f"{self.proposal}: vote of {self.seat}"
 
 
 class Check(models.Model):
@@ -335,4 +338,4 @@ class ChatMessage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} {self.author}: {self.text[:30]}"
+        return f"{self.game}: {self.channel} message by {self.author}"
