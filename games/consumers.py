@@ -149,7 +149,9 @@ class TableConsumer(AuthenticatedConsumer):
     # Group messages -------------------------------------------------------------
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        if self.json_mode and self._already_sent(event):
+        if self.json_mode:
+            if not self._already_sent(event):
+                await self.send_view((event.get("version", 0), event.get("status", "")))
             return
         await self.send_live()
 
@@ -230,10 +232,17 @@ class TableConsumer(AuthenticatedConsumer):
         version, status = self.sent
         return event.get("status") == status and event.get("version", 0) <= version
 
-    async def send_view(self) -> None:
-        message = await database_sync_to_async(api_socket.view_message)(
-            self.game_id, self.scope["user"]
-        )
+    async def send_view(self, push: tuple[int, str] | None = None) -> None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        user = self.scope["user"]
+        message = None
+        if push is not None:
+            # Most pushes are answered from a row another seat's socket read.
+            message = api_socket.cached_view_message(self.game_id, code, user, push)
+        if message is None:
+            message = await database_sync_to_async(api_socket.view_message)(
+                self.game_id, code, user, push
+            )
         if message is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
             return

@@ -1,0 +1,341 @@
+"""What every endpoint refuses before any service runs: bodies that are not JSON
+objects, wrong types, unknown fields, oversize values, wrong methods and URLs. Each
+answer is a JSON error with a stable code, and nothing is written."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from api.http import MAX_BODY_BYTES
+from games.models import Game, GameAction
+from tests.api.support import Api, game, open_table, program
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def bot() -> Api:
+    return program()
+
+
+GOOD_TABLE = {"ruleset": "partisans", "seats": 5}
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        (b"{", "not valid JSON"),
+        (b"[1, 2]", "top level must be an object"),
+        (b'"text"', "top level must be an object"),
+        (b"null", "top level must be an object"),
+        (b'{"ruleset": "partisans", "ruleset": "werewolves", "seats": 5}', "twice"),
+        (b'{"ruleset": "partisans", "seats": NaN}', "not valid JSON"),
+        (b'{"ruleset": "partisans", "seats": Infinity}', "not valid JSON"),
+        (b"\xff\xfe{}", "not UTF-8"),
+        (b"[" * 3000 + b"]" * 3000, "not valid JSON"),
+        (b'{"a":' * 2000 + b"1" + b"}" * 2000, "not valid JSON"),
+    ],
+)
+def test_body_that_is_not_one_json_object(bot: Api, raw: bytes, reason: str) -> None:
+    answer = bot.post("tables", raw=raw)
+    assert answer.status == 400, answer.body
+    assert answer.code == "invalid_json"
+    assert reason in answer.body["error"]["message"]
+    assert not Game.objects.exists()
+
+
+def test_body_must_be_sent_as_json(bot: Api) -> None:
+    answer = bot.post(
+        "tables", raw="ruleset=partisans&seats=5", content_type="text/plain"
+    )
+    assert answer.status == 415
+    assert answer.code == "unsupported_media_type"
+    form = bot.post(
+        "tables",
+        raw="ruleset=partisans&seats=5",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert form.status == 415
+
+
+def test_json_with_a_charset_is_json(bot: Api) -> None:
+    answer = bot.post(
+        "tables",
+        raw=json.dumps(GOOD_TABLE),
+        content_type="application/json; charset=utf-8",
+    )
+    assert answer.status == 201
+
+
+def test_oversize_body_is_413(bot: Api) -> None:
+    answer = bot.post("tables", {**GOOD_TABLE, "name": "x" * (MAX_BODY_BYTES + 1)})
+    assert answer.status == 413
+    assert answer.code == "body_too_large"
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"seats": 5}, "missing_field", "ruleset"),
+        ({"ruleset": "partisans"}, "missing_field", "seats"),
+        ({**GOOD_TABLE, "colour": "red"}, "unknown_field", "colour"),
+        ({**GOOD_TABLE, "seat_count": 5}, "unknown_field", "seat_count"),
+        ({"ruleset": "partisans", "seats": "5"}, "wrong_type", "seats"),
+        ({"ruleset": "partisans", "seats": 5.0}, "wrong_type", "seats"),
+        ({"ruleset": "partisans", "seats": True}, "wrong_type", "seats"),
+        ({"ruleset": "partisans", "seats": None}, "wrong_type", "seats"),
+        ({"ruleset": "partisans", "seats": 11}, "out_of_range", "seats"),
+        ({"ruleset": "partisans", "seats": 2}, "out_of_range", "seats"),
+        ({"ruleset": "partisans", "seats": 10**30}, "out_of_range", "seats"),
+        ({"ruleset": "chess", "seats": 5}, "invalid_choice", "ruleset"),
+        ({"ruleset": 7, "seats": 5}, "wrong_type", "ruleset"),
+        ({**GOOD_TABLE, "private": "yes"}, "wrong_type", "private"),
+        ({**GOOD_TABLE, "name": "x" * 61}, "out_of_range", "name"),
+        ({**GOOD_TABLE, "name": ["a"]}, "wrong_type", "name"),
+        ({**GOOD_TABLE, "options": []}, "wrong_type", "options"),
+        ({**GOOD_TABLE, "options": {"scout": [1]}}, "wrong_type", "options.scout"),
+        ({**GOOD_TABLE, "options": {"scout": None}}, "wrong_type", "options.scout"),
+        (
+            {**GOOD_TABLE, "options": {f"o{i}": True for i in range(17)}},
+            "out_of_range",
+            "options",
+        ),
+    ],
+)
+def test_table_create_body_checked_strictly(
+    bot: Api, body: dict[str, Any], code: str, field: str
+) -> None:
+    answer = bot.post("tables", body)
+    assert answer.status == 400, answer.body
+    assert answer.code == code
+    assert answer.body["error"]["field"] == field
+    assert field.split(".")[0] in answer.body["error"]["message"]
+    assert not Game.objects.exists()
+
+
+def test_options_the_game_does_not_have_are_a_bad_setup(bot: Api) -> None:
+    answer = bot.post("tables", {**GOOD_TABLE, "options": {"growing_patrol": True}})
+    assert answer.status == 400
+    assert answer.code == "bad_setup"
+    wrong_value = bot.post("tables", {**GOOD_TABLE, "options": {"scout": 1}})
+    assert wrong_value.code == "bad_setup"
+    assert not Game.objects.exists()
+
+
+def test_seat_count_outside_the_games_range_is_a_bad_setup(bot: Api) -> None:
+    answer = bot.post("tables", {"ruleset": "partisans", "seats": 4})
+    assert answer.status == 400
+    assert answer.code == "bad_setup"
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"turn": 0}, "missing_field", "action"),
+        ({"action": {"type": "vote", "approve": True}}, "missing_field", "turn"),
+        ({"action": [], "turn": 0}, "wrong_type", "action"),
+        ({"action": {"approve": True}, "turn": 0}, "missing_field", "action.type"),
+        ({"action": {"type": "dance"}, "turn": 0}, "invalid_choice", "action.type"),
+        ({"action": {"type": "vote"}, "turn": 0}, "missing_field", "action.approve"),
+        (
+            {"action": {"type": "vote", "approve": "yes"}, "turn": 0},
+            "wrong_type",
+            "action.approve",
+        ),
+        (
+            {"action": {"type": "vote", "approve": True, "seat": 2}, "turn": 0},
+            "unknown_field",
+            "action.seat",
+        ),
+        (
+            {"action": {"type": "vote", "approve": True}, "turn": 0, "seat": 2},
+            "unknown_field",
+            "seat",
+        ),
+        (
+            {"action": {"type": "vote", "approve": True}, "turn": 0, "user": "x"},
+            "unknown_field",
+            "user",
+        ),
+        (
+            {"action": {"type": "propose", "team": [0, "1"]}, "turn": 0},
+            "wrong_type",
+            "action.team[1]",
+        ),
+        (
+            {"action": {"type": "propose", "team": [0, 10]}, "turn": 0},
+            "out_of_range",
+            "action.team[1]",
+        ),
+        (
+            {"action": {"type": "propose", "team": list(range(11))}, "turn": 0},
+            "out_of_range",
+            "action.team",
+        ),
+        (
+            {"action": {"type": "play", "card": "joker"}, "turn": 0},
+            "invalid_choice",
+            "action.card",
+        ),
+        (
+            {"action": {"type": "vote", "approve": True}, "turn": -1},
+            "out_of_range",
+            "turn",
+        ),
+        (
+            {"action": {"type": "vote", "approve": True}, "turn": "0"},
+            "wrong_type",
+            "turn",
+        ),
+        (
+            {"action": {"type": "shoot", "target": True}, "turn": 0},
+            "wrong_type",
+            "action.target",
+        ),
+    ],
+)
+def test_action_body_checked_strictly(
+    body: dict[str, Any], code: str, field: str
+) -> None:
+    table, players = open_table()
+    answer = players[0].post(f"tables/{table}/actions", body)
+    assert answer.status == 400, answer.body
+    assert answer.code == code
+    assert answer.body["error"]["field"] == field
+    assert not GameAction.objects.exists()
+    assert game(table).version == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({}, "missing_field", "text"),
+        ({"text": ""}, "out_of_range", "text"),
+        ({"text": "x" * 301}, "out_of_range", "text"),
+        ({"text": 5}, "wrong_type", "text"),
+        ({"text": "hi", "channel": "mafia"}, "invalid_choice", "channel"),
+        ({"text": "hi", "to": "olga"}, "unknown_field", "to"),
+    ],
+)
+def test_chat_body_checked_strictly(
+    body: dict[str, Any], code: str, field: str
+) -> None:
+    table, players = open_table()
+    answer = players[0].post(f"tables/{table}/chat", body)
+    assert answer.status == 400
+    assert answer.code == code
+    assert answer.body["error"]["field"] == field
+
+
+def test_join_accepts_no_body_or_an_empty_object_only() -> None:
+    table, _players = open_table(seats=5, start=False)
+    guest = program()
+    assert guest.post(f"tables/{table}/join", {"seat": 3}).code == "unknown_field"
+    assert guest.post(f"tables/{table}/join", raw=b"[]").code == "invalid_json"
+    assert guest.post(f"tables/{table}/join", {}).status == 409  # full: it was valid
+
+
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ("?mine=yes", "invalid_choice"),
+        ("?page=2", "unknown_field"),
+        ("?mine=1&mine=0", "wrong_type"),
+    ],
+)
+def test_query_parameters_checked_strictly(bot: Api, query: str, code: str) -> None:
+    answer = bot.get(f"tables{query}")
+    assert answer.status == 400
+    assert answer.code == code
+
+
+@pytest.mark.parametrize(
+    ("query", "code"), [("?after=x", "wrong_type"), ("?channel=all", "invalid_choice")]
+)
+def test_chat_query_checked(query: str, code: str) -> None:
+    table, players = open_table()
+    assert players[0].get(f"tables/{table}/chat{query}").code == code
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("PUT", "tables", "GET, POST"),
+        ("DELETE", "rulesets", "GET"),
+        ("GET", "tables/abc/join", "POST"),
+        ("PATCH", "auth/token", "DELETE, GET, POST"),
+        ("POST", "tables/abc/view", "GET"),
+    ],
+)
+def test_wrong_method_is_405_with_allow(
+    bot: Api, method: str, path: str, allowed: str
+) -> None:
+    answer = bot.call(method, path)
+    assert answer.status == 405
+    assert answer.code == "method_not_allowed"
+    assert answer.headers["Allow"] == allowed
+
+
+def test_wrong_method_is_405_even_without_a_token() -> None:
+    answer = Api(user=None, key=None).call("PUT", "tables")
+    assert answer.status == 405
+
+
+def test_unknown_endpoint_is_a_json_404(bot: Api) -> None:
+    answer = bot.get("nothing/here")
+    assert answer.status == 404
+    assert answer.code == "not_found"
+    assert answer.headers["Content-Type"] == "application/json"
+
+
+@pytest.mark.parametrize(
+    ("method", "suffix"),
+    [
+        ("GET", ""),
+        ("DELETE", ""),
+        ("POST", "/join"),
+        ("POST", "/leave"),
+        ("POST", "/start"),
+        ("GET", "/view"),
+        ("GET", "/chat"),
+    ],
+)
+def test_unknown_table_is_a_json_404(bot: Api, method: str, suffix: str) -> None:
+    answer = bot.call(method, f"tables/no-such-table{suffix}")
+    assert answer.status == 404
+    assert answer.code == "table_not_found"
+
+
+def test_acting_at_an_unknown_table_is_404(bot: Api) -> None:
+    body = {"action": {"type": "vote", "approve": True}, "turn": 0}
+    answer = bot.post("tables/nope/actions", body)
+    assert answer.status == 404
+    assert answer.code == "table_not_found"
+    assert "view" not in answer.body
+
+
+def test_errors_follow_accept_language_then_the_profile() -> None:
+    russian = program(language="ru")
+    russian.language = None
+    answer = russian.get("rulesets")
+    assert answer.headers["Content-Language"] == "ru"
+    assert answer.body["rulesets"][0]["name"] == "Партизаны"
+    russian.language = "en"
+    answer = russian.get("rulesets")
+    assert answer.headers["Content-Language"] == "en"
+    assert answer.body["rulesets"][0]["name"] == "Partisans"
+    english = program(language="en")
+    english.language = "ru-RU,ru;q=0.9"
+    missing = english.get("tables/nope")
+    assert missing.headers["Content-Language"] == "ru"
+    with translation.override("ru"):
+        from games.errors import TableNotFound
+
+        assert missing.body["error"]["message"] == str(TableNotFound())
+    english.language = "de"
+    assert english.get("rulesets").headers["Content-Language"] == "en"
