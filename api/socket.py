@@ -87,7 +87,7 @@ def chat_message(
     if game is None:
         return None
     ctx = table_context(game, user, with_chat=False)
-    if channel not in visible_chat_channels(game, ctx.view, ctx.my_seat):
+    if channel not in visible_chat_channels(game, ctx.view, ctx.is_seated):
         return None
     message = (
         ChatMessage.objects.select_related("author")

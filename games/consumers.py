@@ -28,7 +28,7 @@ from api import socket as api_socket
 from api.errors import ApiError
 from api.push import token_group
 from config.consumers import CLOSE_UNAUTHENTICATED, AuthenticatedConsumer
-from games import errors, push, services
+from games import errors, push, services, snapshots
 from games.forms import move_from_fields
 from games.models import ChatMessage, Game
 from games.rendering import render_chat_line, render_error, render_live
@@ -94,6 +94,10 @@ class TableConsumer(AuthenticatedConsumer):
         return True
 
     async def on_connect(self) -> None:
+        self.origin = scope_origin(self.scope)
+        self.csrf_token = (self.scope.get("cookies") or {}).get(
+            settings.CSRF_COOKIE_NAME
+        )
         self.json_mode = api_socket.wants_json(self.scope)
         if self.json_mode:
             self.language = api_socket.program_language(self.scope)
@@ -122,25 +126,45 @@ class TableConsumer(AuthenticatedConsumer):
     def _game_id(self, code: str) -> int | None:
         return Game.objects.filter(code=code).values_list("pk", flat=True).first()
 
-    @database_sync_to_async
-    def _render_live(self) -> str | None:
-        game = Game.objects.select_related("host").filter(pk=self.game_id).first()
-        if game is None:
+    def _render(self, snapshot: snapshots.Snapshot, *, on_loop: bool) -> str | None:
+        """This viewer's live area from a table snapshot. On the event loop nothing
+        may touch the database: None there means "render in the database thread"
+        (the evil side's channel, when this viewer may read it, needs a query)."""
+        ctx = table_context(
+            snapshot.game,
+            self.scope["user"],
+            with_chat=False,
+            with_evil_chat=not on_loop,
+            players=snapshot.players,
+            state=snapshot.state,
+        )
+        if on_loop and ChatMessage.Channel.EVIL in ctx.chat_channels:
             return None
+        self.sent = (snapshot.game.version, snapshot.game.status)
         with translation.override(self.language):
-            return render_live(
-                table_context(game, self.scope["user"], with_chat=False),
-                origin=scope_origin(self.scope),
-                csrf_token=(self.scope.get("cookies") or {}).get(
-                    settings.CSRF_COOKIE_NAME
-                ),
-            )
+            return render_live(ctx, origin=self.origin, csrf_token=self.csrf_token)
 
-    async def send_live(self) -> None:
+    @database_sync_to_async
+    def _render_fresh(self, push: tuple[int, str] | None) -> str | None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        snapshot = snapshots.for_push(self.game_id, code, push)
+        return None if snapshot is None else self._render(snapshot, on_loop=False)
+
+    async def send_live(self, push: tuple[int, str] | None = None) -> None:
+        """This viewer's whole live area: on connect (a reconnect is a snapshot) and
+        after every change. A push that a snapshot another seat's socket read already
+        covers is rendered right here, with no database and no thread hop."""
         if self.json_mode:
-            await self.send_view()
+            await self.send_view(push)
             return
-        html = await self._render_live()
+        html = None
+        if push is not None:
+            code = self.scope["url_route"]["kwargs"]["code"]
+            snapshot = snapshots.covering(self.game_id, code, push)
+            if snapshot is not None:
+                html = self._render(snapshot, on_loop=True)
+        if html is None:
+            html = await self._render_fresh(push)
         if html is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
             return
@@ -149,11 +173,9 @@ class TableConsumer(AuthenticatedConsumer):
     # Group messages -------------------------------------------------------------
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        if self.json_mode:
-            if not self._already_sent(event):
-                await self.send_view((event.get("version", 0), event.get("status", "")))
+        if self._already_sent(event):
             return
-        await self.send_live()
+        await self.send_live((event.get("version", 0), event.get("status", "")))
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
         if self.json_mode:
@@ -171,7 +193,7 @@ class TableConsumer(AuthenticatedConsumer):
         if game is None:
             return None
         ctx = table_context(game, self.scope["user"], with_chat=False)
-        if channel not in visible_chat_channels(game, ctx.view, ctx.my_seat):
+        if channel not in visible_chat_channels(game, ctx.view, ctx.is_seated):
             return None
         message = (
             ChatMessage.objects.select_related("author")
@@ -201,15 +223,21 @@ class TableConsumer(AuthenticatedConsumer):
             if isinstance(exc, errors.TableMovedOn | errors.IllegalMove):
                 await self.send_live()
 
+    def _game(self) -> Game:
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None:
+            raise errors.TableNotFound
+        return game
+
     @database_sync_to_async
     def _act(self, content: dict[str, Any]) -> None:
-        game = Game.objects.get(pk=self.game_id)
+        game = self._game()
         action, turn = move_from_fields(content)
         services.game_act(game=game, user=self.scope["user"], action=action, turn=turn)
 
     @database_sync_to_async
     def _chat(self, content: dict[str, Any]) -> None:
-        game = Game.objects.get(pk=self.game_id)
+        game = self._game()
         text = content.get("text")
         channel = content.get("channel", ChatMessage.Channel.TABLE)
         if not isinstance(text, str) or not isinstance(channel, str):
@@ -222,11 +250,10 @@ class TableConsumer(AuthenticatedConsumer):
         with translation.override(self.language):
             await self.send(text_data=render_error(message))
 
-    # JSON mode, for programs (api.socket) -----------------------------------------
-
     def _already_sent(self, event: dict[str, Any]) -> bool:
-        """Whether a view at least as new as this push's was sent already. Before
-        the start the version stays 0 while seats fill, so nothing is skipped."""
+        """Whether a view at least as new as this push's was sent already (a push
+        read late, after a newer move). Before the start the version stays 0 while
+        seats fill, so nothing is skipped."""
         if self.sent is None or event.get("status") == Game.Status.OPEN:
             return False
         version, status = self.sent

@@ -8,7 +8,7 @@ get their data from; what it hands out about the game comes from the engine's
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +39,7 @@ class TableContext:
     game: Game
     players: list[Player]
     viewer: User | None
-    my_seat: Seat | None
+    me: Player | None  # the viewer's own seat, if seated
     view: dict[str, Any] | None
     chat: list[ChatMessage] = field(default_factory=list)
     evil_chat: list[ChatMessage] = field(default_factory=list)
@@ -47,7 +47,7 @@ class TableContext:
 
     @property
     def position(self) -> int | None:
-        return self.my_seat.position if self.my_seat else None
+        return self.me.position if self.me else None
 
     @property
     def names(self) -> dict[int, str]:
@@ -59,7 +59,7 @@ class TableContext:
 
     @property
     def is_seated(self) -> bool:
-        return self.my_seat is not None
+        return self.me is not None
 
 
 def game_by_code(code: str) -> Game | None:
@@ -85,14 +85,8 @@ def players_of(game: Game) -> list[Player]:
     ]
 
 
-def seat_of(game: Game, user: User | None) -> Seat | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return Seat.objects.filter(game=game, user=user).first()
-
-
 def visible_chat_channels(
-    game: Game, view: dict[str, Any] | None, seat: Seat | None
+    game: Game, view: dict[str, Any] | None, seated: bool
 ) -> tuple[str, ...]:
     """Which chat channels this viewer may read. The table channel: everyone, when
     chat is on. The evil side's channel: the seats whose own view opens it (evil seats
@@ -101,7 +95,7 @@ def visible_chat_channels(
     if game.chat_enabled:
         channels.append(ChatMessage.Channel.TABLE)
     opened_to_me = (
-        seat is not None
+        seated
         and view is not None
         and bool(view.get("me"))
         and "evil" in view["me"].get("channels", ())
@@ -126,28 +120,40 @@ def chat_for(
 
 
 def table_context(
-    game: Game, viewer: User | None, *, with_chat: bool = True
+    game: Game,
+    viewer: User | None,
+    *,
+    with_chat: bool = True,
+    with_evil_chat: bool = True,
+    players: Sequence[Player] | None = None,
+    state: Any = None,
 ) -> TableContext:
-    """Everything a table page shows to ``viewer``: seated player or spectator."""
-    players = players_of(game)
-    my_seat = seat_of(game, viewer)
+    """Everything a table page shows to ``viewer``: seated player or spectator.
+
+    ``players`` and ``state`` may come from a snapshot already read for another
+    viewer (``games.snapshots``); the view is still this viewer's own."""
+    players = list(players) if players is not None else players_of(game)
+    me = None
+    if viewer is not None and viewer.is_authenticated:
+        me = next((p for p in players if p.user_id == viewer.pk), None)
     view = None
     if game.status != Game.Status.OPEN and game.seed is not None:
-        position = my_seat.position if my_seat else None
-        view = engine.view(load_state(game), position)
-    channels = visible_chat_channels(game, view, my_seat)
+        if state is None:
+            state = load_state(game)
+        view = engine.view(state, me.position if me else None)
+    channels = visible_chat_channels(game, view, me is not None)
     table_chat = []
     if with_chat and ChatMessage.Channel.TABLE in channels:
         table_chat = chat_for(game, [ChatMessage.Channel.TABLE])
     # The evil side's channel is part of the live area: always loaded when readable.
     evil_chat = []
-    if ChatMessage.Channel.EVIL in channels:
+    if with_evil_chat and ChatMessage.Channel.EVIL in channels:
         evil_chat = chat_for(game, [ChatMessage.Channel.EVIL])
     return TableContext(
         game=game,
         players=players,
         viewer=viewer,
-        my_seat=my_seat,
+        me=me,
         view=view,
         chat=table_chat,
         evil_chat=evil_chat,

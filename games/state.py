@@ -71,7 +71,10 @@ def load_state(game: Game) -> Any:
     state = _cached(game.code, game.version)
     if state is not None:
         return state
-    state = engine.replay(game_setup(game), action_log(game))
+    # Only the actions up to this row's version: the row may be older than the log
+    # (another move committed since it was read), and the state cached under
+    # (code, version) must be exactly that version's.
+    state = engine.replay(game_setup(game), action_log(game, upto=game.version))
     _store((game.code, game.version), state)
     return state
 

@@ -102,6 +102,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # this site's short queries the compiling costs far more than it saves (measured
     # by bench.history: +180 ms on a busy profile's first load).
     DATABASES["default"]["OPTIONS"] = {"options": "-c jit=off"}
+    if env_bool("DATABASE_POOL", True):
+        # daphne runs every request in a thread of its own: without a pool each one
+        # opens (or, with CONN_MAX_AGE, leaves idle) a connection of its own, and a
+        # busy evening runs into PostgreSQL's connection limit. Django 5.2's psycopg
+        # pool shares a few (CONN_MAX_AGE must then be 0).
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": int(env("DATABASE_POOL_MIN", "2")),
+            "max_size": int(env("DATABASE_POOL_MAX", "20")),
+            "timeout": 10,
+        }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers and one writer work at once; the timeout waits for the writer
     # instead of failing with "database is locked" when several players act together.

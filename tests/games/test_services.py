@@ -540,3 +540,17 @@ def test_idle_games_are_abandoned_by_the_cleanup_command() -> None:
     fresh.refresh_from_db()
     assert idle.status == Game.Status.ABANDONED
     assert fresh.status == Game.Status.PLAYING
+
+
+def test_a_stale_row_never_caches_a_newer_state_under_its_version() -> None:
+    """A process holding an old copy of the row must build that version's state, not
+    the log's latest, or it would cache the wrong state under the old key."""
+    from games.state import forget_all
+
+    game = start_table("partisans", 5)
+    stale = Game.objects.get(pk=game.pk)
+    play_one(game, random.Random(1))
+    forget_all()
+    assert engine.view(load_state(stale), None)["step"] == stale.version == 0
+    game.refresh_from_db()
+    assert engine.view(load_state(game), None)["step"] == game.version == 1

@@ -120,3 +120,24 @@ async def test_websocket_from_a_foreign_origin_is_refused() -> None:
     connected, _ = await communicator.connect()
     assert not connected
     await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_profile_language_wins_under_the_async_handler() -> None:
+    """Under daphne the middleware runs in async mode: the profile language still
+    beats the browser's."""
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    user = await sync_to_async(User.objects.create_user)(
+        username="ivan",
+        password="a-long-pass-phrase",
+        display_name="Ваня",
+        language="en",
+    )
+    client = AsyncClient()
+    await sync_to_async(client.force_login)(user)
+    response = await client.get("/", headers={"accept-language": "ru"})
+    assert response.status_code == 200
+    assert response["Content-Language"] == "en"
