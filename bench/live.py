@@ -18,12 +18,12 @@ or ``--layer pubsub``) and ``--workers`` daphne processes may share the load; wi
 it, the in-memory layer and one daphne process; the bench uses its own Redis
 database (``--redis-db``, 15 by default, emptied before and after), so that nothing
 else using that Redis server disturbs it or is disturbed. The server runs
-``config.settings.local`` with ``DJANGO_DEBUG=false`` and the site's default of one
-database connection per request (``--conn-max-age 0``). Under daphne every HTTP request
-runs in a thread of its own, so persistent connections are never reused: with
+``config.settings.local`` with ``DJANGO_DEBUG=false`` and, on PostgreSQL, the site's
+psycopg connection pool (``--no-db-pool`` measures one connection per request
+instead, ``--conn-max-age``). Under daphne every HTTP request runs in a thread of its
+own, so without the pool persistent connections are never reused: with
 ``--conn-max-age 60`` each request leaves an idle PostgreSQL connection behind until
-the server refuses new ones. ``--db-pool`` measures Django's psycopg connection pool
-instead (PostgreSQL only; needs ``psycopg-pool``).
+the server refuses new ones.
 
 How a program plays: users and API tokens are created directly in the database (the
 bench process sets Django up against the same database); then, per table, the host
@@ -160,12 +160,6 @@ def _server() -> Any:
     django.setup()
     layer = os.environ.get("PODPOLYE_BENCH_LAYER", "core")
     redis_url = os.environ.get("REDIS_URL", "")
-    if os.environ.get("PODPOLYE_BENCH_POOL") and "postgresql" in settings.DATABASES[
-        "default"
-    ].get("ENGINE", ""):
-        database = settings.DATABASES["default"]
-        database["CONN_MAX_AGE"] = 0
-        database.setdefault("OPTIONS", {})["pool"] = {"min_size": 4, "max_size": 40}
     if redis_url and layer == "pubsub":
         settings.CHANNEL_LAYERS = {
             "default": {
@@ -311,7 +305,8 @@ def server_environment(
             "DATABASE_CONN_MAX_AGE": str(args.conn_max_age),
             "PODPOLYE_BENCH_STATS": str(stats),
             "PODPOLYE_BENCH_LAYER": args.layer,
-            "PODPOLYE_BENCH_POOL": "1" if args.db_pool else "",
+            "DATABASE_POOL": "true" if args.db_pool else "false",
+            "DATABASE_POOL_MAX": "40",
             "LOG_LEVEL": "WARNING",
             "PYTHONPATH": str(BASE_DIR),
         }
@@ -959,7 +954,12 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--layer", choices=["core", "pubsub"], default="core")
     parser.add_argument("--conn-max-age", type=int, default=0)
-    parser.add_argument("--db-pool", action="store_true", help="psycopg pool")
+    parser.add_argument(
+        "--db-pool",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the site's psycopg pool on PostgreSQL (default on, as the site)",
+    )
     parser.add_argument("--redis-db", type=int, default=15, help="bench's Redis db")
     parser.add_argument(
         "--connections", type=int, default=200, help="HTTP connections per worker"

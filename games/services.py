@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -35,6 +37,24 @@ from games.models import (
 from games.state import load_state, remember
 
 CHAT_RATE_MESSAGES = 5
+_sqlite_writer = threading.RLock()
+
+
+@contextmanager
+def _table_transaction() -> Iterator[None]:
+    """One transaction per move. On SQLite the whole database has one writer: moves
+    queue on a lock in this process, which wakes the next one the moment the last
+    commits, instead of SQLite's own busy-wait that sleeps in growing steps (measured
+    by bench.live: seconds of tail latency when ten players vote at once). On
+    PostgreSQL the row lock taken in ``_locked`` is the queue."""
+    if connection.vendor == "sqlite":
+        with _sqlite_writer, transaction.atomic():
+            yield
+    else:
+        with transaction.atomic():
+            yield
+
+
 CHAT_RATE_SECONDS = 10
 
 
@@ -52,7 +72,7 @@ def game_create(
 ) -> Game:
     """Open a table; the host takes the first seat."""
     normalised = _normalised_options(ruleset, seat_count, options or {})
-    with transaction.atomic():
+    with _table_transaction():
         game = Game.objects.create(
             name=name.strip(),
             ruleset=ruleset,
@@ -97,7 +117,7 @@ def _locked(game: Game) -> Game:
 
 
 def seat_join(*, game: Game, user: User) -> Seat:
-    with transaction.atomic():
+    with _table_transaction():
         game = _locked(game)
         if game.status != Game.Status.OPEN:
             raise errors.NotOpen
@@ -115,7 +135,7 @@ def seat_join(*, game: Game, user: User) -> Seat:
 
 
 def seat_leave(*, game: Game, user: User) -> None:
-    with transaction.atomic():
+    with _table_transaction():
         game = _locked(game)
         if game.status != Game.Status.OPEN:
             raise errors.NotOpen
@@ -129,7 +149,7 @@ def seat_leave(*, game: Game, user: User) -> None:
 
 def seat_remove(*, game: Game, host: User, seat_id: int) -> None:
     """The host clears a seat before the start (not their own)."""
-    with transaction.atomic():
+    with _table_transaction():
         game = _locked(game)
         if game.host_id != host.pk:
             raise errors.NotHost
@@ -144,7 +164,7 @@ def seat_remove(*, game: Game, host: User, seat_id: int) -> None:
 
 def table_close(*, game: Game, host: User) -> None:
     """The host closes a table that has not started: it disappears."""
-    with transaction.atomic():
+    with _table_transaction():
         game = _locked(game)
         if game.host_id != host.pk:
             raise errors.NotHost
@@ -156,7 +176,7 @@ def table_close(*, game: Game, host: User) -> None:
 
 def game_start(*, game: Game, user: User) -> Game:
     """Deal: a fresh seed, seats in random order, the engine's setup."""
-    with transaction.atomic():
+    with _table_transaction():
         game = _locked(game)
         if game.host_id != user.pk:
             raise errors.NotHost
@@ -215,7 +235,7 @@ def game_abandon(*, game: Game, user: User | None) -> Game:
     """The host ends a game that cannot go on (``user=None``: the site does, for a
     game left idle). It is kept, marked abandoned, and never counts as anyone's win or
     loss."""
-    with transaction.atomic():
+    with _table_transaction():
         game = _locked(game)
         if user is not None and game.host_id != user.pk:
             raise errors.NotHost
@@ -246,7 +266,7 @@ def game_act(
     with ``TableMovedOn``, changing nothing."""
     if not isinstance(action, Mapping):
         raise errors.BadAction
-    with transaction.atomic():
+    with _table_transaction():
         game = _locked(game)
         if game.status != Game.Status.PLAYING:
             raise errors.NotPlaying
