@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup lint pytest messages demo bench clean
+.PHONY: run test setup lint pytest messages bench bench-engine bench-live bench-history clean
 
 run: setup
 	$(BIN)/python manage.py migrate --noinput
@@ -44,8 +44,18 @@ messages: setup
 	$(BIN)/python manage.py makemessages --domain djangojs --locale ru --locale en --ignore '.venv/*' --ignore 'staticfiles/*' --no-obsolete
 	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
-bench: setup
+# The benchmark scripts print their figures (see README). DATABASE_URL / REDIS_URL
+# switch bench-live and bench-history to PostgreSQL and Redis too.
+bench: bench-engine bench-live bench-history
+
+bench-engine: setup
 	$(BIN)/python -m bench.engine
+
+bench-live: setup
+	$(BIN)/python -m bench.live
+
+bench-history: setup
+	$(BIN)/python -m bench.history
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis test-db.sqlite3*
