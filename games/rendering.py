@@ -57,7 +57,9 @@ def table_page_context(
         "house_decisions": house_decisions(game),
         "chat": ctx.chat,
         "evil_chat": ctx.evil_chat,
-        "evil_chat_visible": ChatMessage.Channel.EVIL in ctx.chat_channels,
+        # After the game the channel is shown only if the evil side used it.
+        "evil_chat_visible": ChatMessage.Channel.EVIL in ctx.chat_channels
+        and (game.status != Game.Status.FINISHED or bool(ctx.evil_chat)),
         "chat_channels": ctx.chat_channels,
         "can_chat_table": ctx.is_seated
         and ChatMessage.Channel.TABLE in ctx.chat_channels
