@@ -3,12 +3,17 @@
 The web layer uses only the names exported here.  A game is a :class:`GameSetup` (game
 code, players, options, seed) plus the log of ``(seat, action)`` pairs; everything else
 (the state, each seat's view, the outcome) is computed from those two by
-:func:`setup`/:func:`replay` and :func:`apply`.  See ``games/engine/README.md``.
+:func:`setup`/:func:`replay` and :func:`apply`.  Each game family's own engine lives in
+``games/families/<family>/engine/`` and registers its rulesets when imported; the
+families are listed once in :mod:`games.families`.  See ``games/engine/README.md``.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from games.engine.core import (
+    MODERATOR,
     BadOptionValue,
     BadTarget,
     Event,
@@ -20,96 +25,73 @@ from games.engine.core import (
     MalformedAction,
     NotSeated,
     OptionSpec,
+    OptionValue,
     Outcome,
     Ruleset,
     SetupError,
-    Side,
     UnknownOption,
     UnknownRuleset,
+    Viewer,
     WrongPhase,
     WrongPlayerCount,
     apply,
     events_for,
-    find_leaks,
+    final_roles,
     get_ruleset,
     legal_actions,
     outcome,
     parse_action,
     random_action,
+    register,
     replay,
     ruleset_codes,
-    secrets,
     setup,
     start,
+    turn,
     view,
     waiting_for,
 )
-from games.engine.resistance import (
-    AlreadyPlayed,
-    AlreadyVoted,
-    DuplicateMember,
-    FormerHolder,
-    GoodCannotFail,
-    Leak,
-    NotAVoter,
-    NotHolder,
-    NotLeader,
-    NotOnTeam,
-    NotSniper,
-    Secret,
-    SelfCheck,
-    SelfShot,
-    WrongTeamSize,
-)
+from games.families import FAMILIES
 
 __all__ = [
-    "AlreadyPlayed",
-    "AlreadyVoted",
+    "MODERATOR",
     "BadOptionValue",
     "BadTarget",
-    "DuplicateMember",
     "Event",
-    "FormerHolder",
     "GameIsOver",
     "GameSetup",
-    "GoodCannotFail",
     "IllegalAction",
     "IllegalOption",
     "IllegalSetup",
-    "Leak",
     "MalformedAction",
-    "NotAVoter",
-    "NotHolder",
-    "NotLeader",
-    "NotOnTeam",
     "NotSeated",
-    "NotSniper",
     "OptionSpec",
+    "OptionValue",
     "Outcome",
     "Ruleset",
-    "Secret",
-    "SelfCheck",
-    "SelfShot",
     "SetupError",
-    "Side",
     "UnknownOption",
     "UnknownRuleset",
+    "Viewer",
     "WrongPhase",
     "WrongPlayerCount",
-    "WrongTeamSize",
     "apply",
     "events_for",
-    "find_leaks",
+    "final_roles",
     "get_ruleset",
     "legal_actions",
     "outcome",
     "parse_action",
     "random_action",
+    "register",
     "replay",
     "ruleset_codes",
-    "secrets",
     "setup",
     "start",
+    "turn",
     "view",
     "waiting_for",
 ]
+
+for _family in FAMILIES:
+    import_module(f"games.families.{_family}.engine")

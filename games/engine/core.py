@@ -9,15 +9,15 @@ only ever calls those functions, so adding a game never changes its code.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from random import Random
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import Any, ClassVar, Final, NamedTuple, Protocol
 
 from games.engine.text import gettext_noop
 
 __all__ = [
+    "MODERATOR",
     "BadOptionValue",
     "BadTarget",
     "Event",
@@ -33,14 +33,13 @@ __all__ = [
     "Outcome",
     "Ruleset",
     "SetupError",
-    "Side",
     "UnknownOption",
     "UnknownRuleset",
     "WrongPhase",
     "WrongPlayerCount",
     "apply",
     "events_for",
-    "find_leaks",
+    "final_roles",
     "get_ruleset",
     "legal_actions",
     "outcome",
@@ -49,9 +48,9 @@ __all__ = [
     "register",
     "replay",
     "ruleset_codes",
-    "secrets",
     "setup",
     "start",
+    "turn",
     "view",
     "waiting_for",
 ]
@@ -60,23 +59,30 @@ OptionValue = bool | int | str
 """The value of one table option, as stored in the database and sent as JSON."""
 
 
-class Side(StrEnum):
-    """The side a player wins with.  The values are what views and events carry."""
+MODERATOR: Final = -1
+"""The seat number of a table's moderator: a person at the table who is not a player
+(the ``mafia_partisan`` scenario's گرداننده).  Moves and views take it where they take
+a player's seat; a game without a moderator refuses it like any unknown seat."""
 
-    GOOD = "good"
-    EVIL = "evil"
+Viewer = int | None
+"""Whose eyes a view is for: a player's seat, :data:`MODERATOR`, or ``None`` for a
+spectator."""
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a finished game ended: the winning side and a stable reason code."""
+    """How a finished game ended: the winning side and a stable reason code.
 
-    winner: Side
+    A side is a code of the game's family (``good``/``evil`` in the Resistance games,
+    ``citizens``/``mafia`` in the Mafia scenario); the family's words name it.
+    """
+
+    winner: str
     reason: str
 
     def to_dict(self) -> dict[str, str]:
         """The JSON shape used in views and events."""
-        return {"winner": self.winner.value, "reason": self.reason}
+        return {"winner": str(self.winner), "reason": self.reason}
 
 
 class Event(NamedTuple):
@@ -106,13 +112,30 @@ class OptionSpec:
     """One option of a table, as the create-table page offers it.
 
     ``label`` and ``help`` are English, marked with ``gettext_noop``; the web layer
-    translates them.  The type of the option is the type of ``default``.
+    translates them.  The type of the option is the type of ``default``.  An option
+    with ``choices`` takes one of them (each with an English label); an int option
+    without choices takes any value from ``minimum`` to ``maximum``.
     """
 
     name: str
     default: OptionValue
     label: str
     help: str
+    choices: tuple[tuple[OptionValue, str], ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is a value this option can take."""
+        if type(value) is not type(self.default):
+            return False
+        if self.choices:
+            return any(value == choice for choice, _label in self.choices)
+        if isinstance(value, int) and not isinstance(value, bool):
+            low = self.minimum if self.minimum is not None else value
+            high = self.maximum if self.maximum is not None else value
+            return low <= value <= high
+        return True
 
 
 # --- errors ---------------------------------------------------------------------------
@@ -258,6 +281,21 @@ class Ruleset(Protocol):
     @property
     def code(self) -> str: ...
     @property
+    def family(self) -> str:
+        """The family (a folder under ``games/families/``) this game belongs to."""
+        ...
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The codes of the sides a player can win with, in the family's order."""
+        ...
+
+    @property
+    def has_moderator(self) -> bool:
+        """Whether a moderator (:data:`MODERATOR`) sits at the table."""
+        ...
+
+    @property
     def min_players(self) -> int: ...
     @property
     def max_players(self) -> int: ...
@@ -283,17 +321,19 @@ class Ruleset(Protocol):
         self, state: Any, seat: int | None
     ) -> tuple[dict[str, Any], ...]: ...
     def waiting_for(self, state: Any) -> frozenset[int]: ...
+    def turn(self, state: Any) -> int:
+        """The step at which the decision now asked of the table began."""
+        ...
+
     def outcome(self, state: Any) -> Outcome | None: ...
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
+    def final_roles(self, state: Any) -> tuple[tuple[str, str], ...]:
+        """``(role, side)`` of every seat as the game ends (only asked once over)."""
+        ...
+
+    def view(
+        self, state: Any, seat: Viewer, *, after: Any = None, own: bool = True
+    ) -> dict[str, Any]: ...
     def random_action(self, state: Any, rng: Random) -> tuple[int, dict[str, Any]]: ...
-    def secrets(self, state: Any, seat: int | None) -> list[Any]: ...
-    def find_leaks(
-        self,
-        state: Any,
-        seat: int | None,
-        payload: Any,
-        words: Mapping[str, Sequence[str]] | None = None,
-    ) -> list[Any]: ...
 
 
 _REGISTRY: dict[str, Ruleset] = {}
@@ -436,13 +476,37 @@ def outcome(state: Any) -> Outcome | None:
     return ruleset.outcome(state)
 
 
-def view(state: Any, seat: int | None) -> dict[str, Any]:
-    """Everything ``seat`` may know, as JSON-ready data; ``None`` is a spectator.
+def turn(state: Any) -> int:
+    """The step at which the decision now asked of the table began.
 
-    This is the only way state leaves the engine for a page, a socket or the API.
+    While it stays the same (several players voting on one team) a move sent from an
+    older step still means what its player meant; once it changes, the table has moved
+    on and the platform refuses a move made before (the stale-move check).
     """
     ruleset: Ruleset = state.ruleset
-    return ruleset.view(state, seat)
+    return ruleset.turn(state)
+
+
+def final_roles(state: Any) -> tuple[tuple[str, str], ...]:
+    """``(role, side)`` of every seat in order, as the finished game turns them up."""
+    ruleset: Ruleset = state.ruleset
+    return ruleset.final_roles(state)
+
+
+def view(
+    state: Any, seat: Viewer, *, after: Any = None, own: bool = True
+) -> dict[str, Any]:
+    """Everything ``seat`` may know, as JSON-ready data; ``None`` is a spectator and
+    :data:`MODERATOR` the moderator.
+
+    This is the only way state leaves the engine for a page, a socket, the API or a
+    replay.  For a replay of a finished game, ``after`` is the final state: what the
+    end of the game made public (every role, every private result) is laid over the
+    view at this step; ``own=False`` says the person watching is not this seat's player,
+    so what stays that player's own secret forever (who played which card) is left out.
+    """
+    ruleset: Ruleset = state.ruleset
+    return ruleset.view(state, seat, after=after, own=own)
 
 
 def replay(game_setup: GameSetup, log: Iterable[tuple[int, Any]]) -> Any:
@@ -458,20 +522,3 @@ def random_action(state: Any, rng: Random) -> tuple[int, dict[str, Any]]:
     """A random legal move of some awaited seat, for bots, the benchmark and tests."""
     ruleset: Ruleset = state.ruleset
     return ruleset.random_action(state, rng)
-
-
-def secrets(state: Any, seat: int | None) -> list[Any]:
-    """Every fact ``seat`` may not know at this point (the leak oracle's list)."""
-    ruleset: Ruleset = state.ruleset
-    return ruleset.secrets(state, seat)
-
-
-def find_leaks(
-    state: Any,
-    seat: int | None,
-    payload: Any,
-    words: Mapping[str, Sequence[str]] | None = None,
-) -> list[Any]:
-    """The secrets of ``seat`` that ``payload`` (dict, JSON or HTML) gives away."""
-    ruleset: Ruleset = state.ruleset
-    return ruleset.find_leaks(state, seat, payload, words)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from games import engine
+from games.engine import oracle
 from games.models import GameAction, Seat, Vote
 from tests.api.support import (
     Api,
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def no_leaks(code: str, seat: int | None, payload: Any) -> None:
-    leaks = engine.find_leaks(state_of(code), seat, payload)
+    leaks = oracle.find_leaks(state_of(code), seat, payload)
     assert leaks == [], leaks
 
 

@@ -17,6 +17,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from games import engine
+from games.engine import oracle
 from tests.api.sockets import close_all, drain, next_message, open_socket
 from tests.api.support import (
     Answer,
@@ -68,7 +69,7 @@ class Table:
         return version
 
     def assert_no_leaks(self, seat: int | None, payload: Any, version: int) -> None:
-        leaks = engine.find_leaks(self.states[version], seat, payload)
+        leaks = oracle.find_leaks(self.states[version], seat, payload)
         assert leaks == [], (seat, leaks, payload)
         self.checked += 1
 

@@ -19,6 +19,8 @@ from django.utils.translation import gettext
 from api.models import ApiToken
 from config.asgi import application
 from games import engine
+from games.engine import oracle
+from games.families.resistance.engine import NotLeader
 from tests.api.sockets import close_all, drain, next_message, open_socket, view_at
 from tests.api.support import (
     Api,
@@ -54,7 +56,7 @@ def started(
 
 @sync_to_async
 def leaks(code: str, seat: int | None, payload: Any) -> list[Any]:
-    return engine.find_leaks(state_of(code), seat, payload)
+    return oracle.find_leaks(state_of(code), seat, payload)
 
 
 @sync_to_async
@@ -228,7 +230,7 @@ async def test_refused_moves_and_messages_over_the_socket() -> None:
 @pytest.mark.parametrize("language", ["en", "ru"])
 async def test_errors_in_the_programs_language(language: str) -> None:
     with translation.override(language):
-        text = gettext(engine.NotLeader.template)
+        text = gettext(NotLeader.template)
     accept = language.encode()
     code, seats = await started("partisans", 5)
     leader = (await public_view(code))["leader"]

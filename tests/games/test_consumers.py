@@ -14,6 +14,7 @@ from django.test import Client
 
 from config.asgi import application
 from games import engine, services
+from games.engine import oracle
 from games.models import ChatMessage, Game
 from games.state import load_state
 from tests.factories import UserFactory
@@ -90,7 +91,7 @@ async def test_each_seat_gets_its_own_snapshot_and_pushes_without_leaks() -> Non
     for position, socket in sockets.items():
         snapshot = await socket.receive_from(timeout=TIMEOUT)
         assert 'id="table-live"' in snapshot and 'hx-swap-oob="true"' in snapshot
-        assert not engine.find_leaks(state, position, snapshot, words)
+        assert not oracle.find_leaks(state, position, snapshot, words)
         if position is not None:
             assert f'data-seat="{position}" data-side=' in snapshot  # its own card
     rng = random.Random(5)
@@ -108,7 +109,7 @@ async def test_each_seat_gets_its_own_snapshot_and_pushes_without_leaks() -> Non
         for position, socket in sockets.items():
             message = await socket.receive_from(timeout=TIMEOUT)
             assert f'data-version="{game.version}"' in message
-            assert not engine.find_leaks(state, position, message, words), position
+            assert not oracle.find_leaks(state, position, message, words), position
     for socket in sockets.values():
         await socket.disconnect()
 

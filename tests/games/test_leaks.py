@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import translation
 
 from games import engine
+from games.engine import oracle
 from games.models import Game
 from games.rendering import render_live
 from games.selectors import table_context
@@ -37,7 +38,7 @@ def secret_words(ruleset: str) -> dict[str, list[str]]:
 
 
 def assert_clean(state, position, payload, words, where: str) -> None:
-    leaks = engine.find_leaks(state, position, payload, words)
+    leaks = oracle.find_leaks(state, position, payload, words)
     assert not leaks, f"{where}: {leaks}"
 
 
@@ -118,6 +119,6 @@ def test_the_oracle_would_catch_a_role_on_a_page() -> None:
     with translation.override("ru"):
         label = str(WORDS["partisans"].roles[truth["role"]])
     planted = f'<li data-seat="{other}">Оля <span>{label}</span></li>'
-    assert engine.find_leaks(state, viewer, planted, words)
+    assert oracle.find_leaks(state, viewer, planted, words)
     marked = f'<li data-seat="{other}" data-side="{truth["side"]}">Оля</li>'
-    assert engine.find_leaks(state, viewer, marked, words)
+    assert oracle.find_leaks(state, viewer, marked, words)

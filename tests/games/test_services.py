@@ -306,19 +306,21 @@ def _to_mission(game: Game, team: list[int]) -> None:
 
 def test_cards_only_from_the_team_and_only_success_from_the_good() -> None:
     game = start_table("partisans", 5)
-    _to_mission(game, [0, 1])
-    state = load_state(game)
+    dealt = load_state(game)
+    good = next(p for p in range(5) if engine.view(dealt, p)["me"]["side"] == "good")
+    team = sorted([good, (good + 1) % 5])
+    outsider = next(p for p in range(5) if p not in team)
+    _to_mission(game, team)
     users = seated_users(game)
     before = snapshot(game)
     with pytest.raises(errors.IllegalMove) as info:
         services.game_act(
             game=game,
-            user=users[2],
+            user=users[outsider],
             action={"type": "play", "card": "success"},
             turn=game.turn,
         )
     assert info.value.code == "not_on_team"
-    good = next(p for p in (0, 1) if engine.view(state, p)["me"]["side"] == "good")
     with pytest.raises(errors.IllegalMove) as info:
         services.game_act(
             game=game,

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 
 from games import engine
+from games.engine import oracle
 from games.models import Mission, Vote
 from history import export
 from tests.history.builders import Table, random_game
@@ -117,7 +118,7 @@ def test_no_card_is_ever_attributed_to_a_seat(client: Client) -> None:
         [(p, a) for p, a in table.game.actions.values_list("position", "payload")],
     )
     assert [
-        leak for leak in engine.find_leaks(final, None, data) if leak.kind == "card"
+        leak for leak in oracle.find_leaks(final, None, data) if leak.kind == "card"
     ] == []
     assert data["shot"] == {"sniper": 1, "target": 0, "hit": True}
     _assert_rebuilds(table, data)

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from games import engine
+from games.engine import oracle
 from games.state import action_log, game_setup
 from history import replay
 from tests.history.builders import Table, random_game
@@ -188,4 +189,4 @@ def test_an_abandoned_game_replays_only_as_a_spectator(client: Client) -> None:
     assert 'data-role="' not in body
     assert _perspectives(body) == ["all"]
     state = _states(table)[-1]
-    assert engine.find_leaks(state, None, body) == []
+    assert oracle.find_leaks(state, None, body) == []

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 
 from games import engine
+from games.engine import oracle
 from games.state import action_log, game_setup
 from games.words import WORDS
 from history import replay
@@ -93,14 +94,14 @@ def test_no_replay_page_shows_what_its_seat_did_not_know(
         everyone = _fragment(client, table, step, replay.EVERYONE)
         # After the game every side, role and finished vote is public: only the
         # mission cards are still secret, from everyone, forever.
-        assert engine.find_leaks(final, None, everyone, words) == []
+        assert oracle.find_leaks(final, None, everyone, words) == []
         # A vote in progress at this step stays "voted / not yet".
-        in_progress = engine.find_leaks(state, None, everyone)
+        in_progress = oracle.find_leaks(state, None, everyone)
         assert [leak for leak in in_progress if leak.kind == "vote"] == []
         for seat in range(players):
             page = _fragment(client, table, step, str(seat))
-            assert engine.find_leaks(state, seat, page, words) == [], (step, seat)
-            assert _card_leaks(engine.find_leaks(final, None, page, words)) == []
+            assert oracle.find_leaks(state, seat, page, words) == [], (step, seat)
+            assert _card_leaks(oracle.find_leaks(final, None, page, words)) == []
     assert kinds >= {"deal", "propose", "vote", "play"}
 
 
@@ -114,12 +115,12 @@ def test_a_player_sees_their_own_cards_in_their_own_replay_only(client: Client) 
         seat = table.position[name]
         client.force_login(user)
         own = _fragment(client, table, last, str(seat))
-        assert engine.find_leaks(final, seat, own) == []
+        assert oracle.find_leaks(final, seat, own) == []
         seen_own_card |= f'data-seat="{seat}" data-card=' in own
         for other in range(table.game.seat_count):
             if other != seat:
                 page = _fragment(client, table, last, str(other))
-                assert _card_leaks(engine.find_leaks(final, seat, page)) == []
+                assert _card_leaks(oracle.find_leaks(final, seat, page)) == []
                 assert "data-card=" not in page
         client.logout()
     assert seen_own_card
@@ -134,4 +135,4 @@ def test_the_whole_review_page_names_no_card_author(client: Client) -> None:
                             options=options)  # fmt: skip
         final = _states(table)[-1]
         page = client.get(f"/history/g/{table.game.code}/").content.decode()
-        assert engine.find_leaks(final, None, page, _words(ruleset)) == []
+        assert oracle.find_leaks(final, None, page, _words(ruleset)) == []

@@ -22,7 +22,6 @@ from games.engine import (
     Event,
     GameSetup,
     apply,
-    find_leaks,
     legal_actions,
     outcome,
     random_action,
@@ -30,13 +29,14 @@ from games.engine import (
     setup,
     view,
 )
-from tests.games.engine.invariants import (
+from games.engine.oracle import find_leaks
+from tests.games.families.resistance.engine.invariants import (
     check_legal,
     check_replay,
     check_rules,
     check_views,
 )
-from tests.games.engine.support import COMBOS
+from tests.games.families.resistance.engine.support import COMBOS
 
 SCALE = max(1, int(os.environ.get("ENGINE_EXAMPLES", "1")))
 # Named profiles, applied per test rather than loaded globally, so the rest of the

@@ -7,7 +7,7 @@ One set of rules (:mod:`.rules`) and three rulesets that differ only in data
 
 from __future__ import annotations
 
-from games.engine.resistance.actions import (
+from games.families.resistance.engine.actions import (
     Action,
     Check,
     Claim,
@@ -16,7 +16,7 @@ from games.engine.resistance.actions import (
     Shoot,
     Vote,
 )
-from games.engine.resistance.errors import (
+from games.families.resistance.engine.errors import (
     AlreadyPlayed,
     AlreadyVoted,
     DuplicateMember,
@@ -31,17 +31,19 @@ from games.engine.resistance.errors import (
     SelfShot,
     WrongTeamSize,
 )
-from games.engine.resistance.oracle import Leak, Secret
-from games.engine.resistance.rulesets import (
+from games.families.resistance.engine.oracle import Leak, Secret
+from games.families.resistance.engine.rulesets import (
     PARTISANS,
     TRUST_NO_ONE,
     WEREWOLVES,
     ResistanceRuleset,
 )
-from games.engine.resistance.state import GameState, Phase, Table
+from games.families.resistance.engine.sides import SIDES, Side
+from games.families.resistance.engine.state import GameState, Phase, Table
 
 __all__ = [
     "PARTISANS",
+    "SIDES",
     "TRUST_NO_ONE",
     "WEREWOLVES",
     "Action",
@@ -67,6 +69,7 @@ __all__ = [
     "SelfCheck",
     "SelfShot",
     "Shoot",
+    "Side",
     "Table",
     "Vote",
     "WrongTeamSize",

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from games.engine import Leak, Secret, find_leaks, secrets, view
-from games.engine.resistance import GameState, Phase
-from tests.games.engine.support import (
+from games.engine import view
+from games.engine.oracle import find_leaks, secrets
+from games.families.resistance.engine import GameState, Leak, Phase, Secret
+from tests.games.families.resistance.engine.support import (
     act,
     new_game,
     play_through,

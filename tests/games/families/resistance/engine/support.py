@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.engine import GameSetup, apply, legal_actions, setup
-from games.engine.resistance import GameState, Phase
+from games.families.resistance.engine import GameState, Phase
 
 CLASSIC_SIZES = {
     5: (2, 3, 2, 3, 3),

@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any, NamedTuple, cast
 
-from games.engine.core import Side
-from games.engine.resistance.knowledge import knows
-from games.engine.resistance.state import CARDS, GameState, Phase, VoteRecord
+from games.families.resistance.engine.knowledge import knows
+from games.families.resistance.engine.sides import Side
+from games.families.resistance.engine.state import CARDS, GameState, Phase, VoteRecord
 
 __all__ = ["Leak", "Secret", "find_leaks", "secrets"]
 
@@ -73,8 +73,36 @@ class Leak(NamedTuple):
     where: str
 
 
-def secrets(state: GameState, seat: int | None) -> list[Secret]:
+def secrets(
+    state: GameState,
+    seat: int | None,
+    *,
+    after: GameState | None = None,
+    own: bool = True,
+) -> list[Secret]:
     """Every fact ``seat`` (``None``: a spectator) may not know at this point.
+
+    With ``after`` (a replay of a finished game, see ``view``), seen by everyone, only
+    who played which card is still secret; seen as one player by someone else
+    (``own=False``), that player's own cards are secret too.
+    """
+    if after is not None and seat is None:
+        return [secret for secret in _live_secrets(state, None) if secret.kind == CARD]
+    found = _live_secrets(state, seat)
+    if not own and seat is not None:
+        for record in state.missions:
+            if seat in record.team:
+                card = record.cards[record.team.index(seat)]
+                found.append(Secret(CARD, seat, card, f"mission {record.number}"))
+        if state.phase is Phase.MISSION and seat in state.team:
+            played = state.cards[state.team.index(seat)]
+            if played is not None:
+                found.append(Secret(CARD, seat, played, f"mission {state.mission}"))
+    return found
+
+
+def _live_secrets(state: GameState, seat: int | None) -> list[Secret]:
+    """The secrets of ``seat`` as the game is played (see :func:`secrets`).
 
     Sides and roles until the end, except one's own, an evil player's partners, the
     scout's list and one's own check results (and what follows from them: see
@@ -233,9 +261,14 @@ class _Index:
         )
 
 
-def _index(state: GameState, seat: int | None) -> _Index:
-    index = _Index(viewer=seat)
-    for secret in secrets(state, seat):
+def _index(
+    state: GameState,
+    seat: int | None,
+    after: GameState | None = None,
+    own: bool = True,
+) -> _Index:
+    index = _Index(viewer=seat if own else None)
+    for secret in secrets(state, seat, after=after, own=own):
         index.by_seat.setdefault(secret.seat, []).append(secret)
         if secret.kind == SIDE:
             index.sides[secret.seat] = str(secret.value)
@@ -488,9 +521,13 @@ def find_leaks(
     seat: int | None,
     payload: Any,
     words: Mapping[str, Sequence[str]] | None = None,
+    *,
+    after: GameState | None = None,
+    own: bool = True,
 ) -> list[Leak]:
-    """The secrets of ``seat`` that ``payload`` gives away; ``[]`` means clean."""
-    index = _index(state, seat)
+    """The secrets of ``seat`` that ``payload`` gives away; ``[]`` means clean.
+    ``after`` and ``own`` describe a replay's perspective, as for ``view``."""
+    index = _index(state, seat, after, own)
     if isinstance(payload, bytes):
         payload = payload.decode("utf-8")
     if isinstance(payload, str):

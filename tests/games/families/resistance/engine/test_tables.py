@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import WrongTeamSize, legal_actions, view
-from games.engine.resistance import Phase
-from tests.games.engine.support import (
+from games.engine import legal_actions, view
+from games.families.resistance.engine import Phase, WrongTeamSize
+from tests.games.families.resistance.engine.support import (
     CLASSIC_SIZES,
     WEREWOLF_SIZES,
     mission,

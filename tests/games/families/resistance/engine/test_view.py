@@ -7,17 +7,9 @@ from random import Random
 
 import pytest
 
-from games.engine import (
-    GameIsOver,
-    NotSeated,
-    Side,
-    apply,
-    events_for,
-    random_action,
-    view,
-)
-from games.engine.resistance import GameState, Phase
-from tests.games.engine.support import (
+from games.engine import GameIsOver, NotSeated, apply, events_for, random_action, view
+from games.families.resistance.engine import GameState, Phase, Side
+from tests.games.families.resistance.engine.support import (
     act,
     check,
     mission,

@@ -3,11 +3,11 @@
 One function per move.  Each checks the move against the rules, raising the rule's own
 :class:`~games.engine.core.IllegalAction` subclass before anything is built, so a
 refused move leaves no trace; then it makes the new state with
-:func:`~games.engine.resistance.state.evolve` and says what happened in events.
+:func:`~games.families.resistance.engine.state.evolve` and says what happened in events.
 
 Whatever differs between ``partisans``, ``trust_no_one`` and ``werewolves`` was read
-from the ruleset into the :class:`~games.engine.resistance.state.Table` at the deal;
-the code below only reads those fields.
+from the ruleset into the :class:`.state.Table` at the deal; the code below only
+reads those fields.
 """
 
 from __future__ import annotations
@@ -24,10 +24,9 @@ from games.engine.core import (
     MalformedAction,
     NotSeated,
     Outcome,
-    Side,
     WrongPhase,
 )
-from games.engine.resistance.actions import (
+from games.families.resistance.engine.actions import (
     Action,
     Check,
     Claim,
@@ -37,7 +36,7 @@ from games.engine.resistance.actions import (
     Vote,
     parse_action,
 )
-from games.engine.resistance.errors import (
+from games.families.resistance.engine.errors import (
     AlreadyPlayed,
     AlreadyVoted,
     FormerHolder,
@@ -51,7 +50,8 @@ from games.engine.resistance.errors import (
     SelfShot,
     WrongTeamSize,
 )
-from games.engine.resistance.state import (
+from games.families.resistance.engine.sides import Side
+from games.families.resistance.engine.state import (
     FAIL,
     SUCCESS,
     CheckRecord,
@@ -64,7 +64,7 @@ from games.engine.resistance.state import (
 )
 
 if TYPE_CHECKING:
-    from games.engine.resistance.rulesets import ResistanceRuleset
+    from games.families.resistance.engine.rulesets import ResistanceRuleset
 
 __all__ = [
     "MISSIONS",
@@ -158,6 +158,7 @@ def deal(ruleset: ResistanceRuleset, game_setup: GameSetup) -> GameState:
     return GameState(
         table=table,
         step=0,
+        turn=0,
         phase=Phase.PROPOSAL,
         leader=first_leader,
         mission=1,
@@ -583,7 +584,17 @@ def apply(
     move = parse_action(action, table.players)
     if state.outcome is not None:
         raise GameIsOver()
-    return _MOVES[type(move)](state, seat, move)
+    new, events = _MOVES[type(move)](state, seat, move)
+    if _decision(new) != _decision(state):
+        new = evolve(new, turn=new.step)
+    return new, events
+
+
+def _decision(state: GameState) -> tuple[Phase, int, int, int]:
+    """What a move is about: while this stays the same (other players voting on the
+    same team, playing the same mission) a move sent a step earlier still means what
+    its player meant."""
+    return (state.phase, state.mission, len(state.history), len(state.checks))
 
 
 def replay(

@@ -14,7 +14,6 @@ from games.engine import (
     IllegalSetup,
     OptionSpec,
     SetupError,
-    Side,
     UnknownOption,
     UnknownRuleset,
     WrongPlayerCount,
@@ -24,8 +23,8 @@ from games.engine import (
     start,
     view,
 )
-from games.engine.resistance import GameState, Phase
-from tests.games.engine.support import EVIL, GOOD, new_game
+from games.families.resistance.engine import GameState, Phase, Side
+from tests.games.families.resistance.engine.support import EVIL, GOOD, new_game
 
 ROLE_CODES = {
     "partisans": ("partisan", "traitor"),

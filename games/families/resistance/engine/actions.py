@@ -11,9 +11,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.engine.core import BadTarget, MalformedAction, Side
-from games.engine.resistance.errors import DuplicateMember
-from games.engine.resistance.state import CARDS
+from games.engine.core import BadTarget, MalformedAction
+from games.families.resistance.engine.errors import DuplicateMember
+from games.families.resistance.engine.sides import Side
+from games.families.resistance.engine.state import CARDS
 
 __all__ = [
     "Action",

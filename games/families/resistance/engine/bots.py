@@ -10,9 +10,10 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from games.engine.core import GameIsOver, Side
-from games.engine.resistance.rules import eligible_for_check, team_size
-from games.engine.resistance.state import FAIL, SUCCESS, GameState, Phase
+from games.engine.core import GameIsOver
+from games.families.resistance.engine.rules import eligible_for_check, team_size
+from games.families.resistance.engine.sides import Side
+from games.families.resistance.engine.state import FAIL, SUCCESS, GameState, Phase
 
 __all__ = ["APPROVE", "random_action"]
 

@@ -9,7 +9,7 @@ presets, chat, role codes) is a field of :class:`ResistanceRuleset`, never an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -24,10 +24,11 @@ from games.engine.core import (
     UnknownOption,
     register,
 )
-from games.engine.resistance import bots, oracle, rules, view
-from games.engine.resistance.actions import Action, parse_action
-from games.engine.resistance.state import GameState
 from games.engine.text import gettext_noop
+from games.families.resistance.engine import bots, rules, view
+from games.families.resistance.engine.actions import Action, parse_action
+from games.families.resistance.engine.sides import SIDES
+from games.families.resistance.engine.state import GameState
 
 __all__ = [
     "CHECK_AFTER_MISSIONS",
@@ -92,7 +93,7 @@ class ResistanceRuleset:
     """One game of the Resistance family, as data, plus the door to its rules.
 
     The methods only hand over to the family's modules (:mod:`.rules`, :mod:`.view`,
-    :mod:`.bots`, :mod:`.oracle`); they exist so that :mod:`games.engine.core` can
+    :mod:`.bots`); they exist so that :mod:`games.engine.core` can
     dispatch on ``state.ruleset`` without knowing this family.
     """
 
@@ -120,6 +121,9 @@ class ResistanceRuleset:
     growing_patrol: tuple[tuple[int, tuple[int, int]], ...] = GROWING_PATROL
     min_players: int = 5
     max_players: int = 10
+    family: str = "resistance"
+    sides: tuple[str, ...] = SIDES
+    has_moderator: bool = False
 
     def __post_init__(self) -> None:
         names = {spec.name for spec in self.options}
@@ -151,7 +155,7 @@ class ResistanceRuleset:
             spec = specs.get(name)
             if spec is None:
                 raise UnknownOption(option=str(name))
-            if type(value) is not type(spec.default):
+            if not spec.accepts(value):
                 raise BadOptionValue(option=name, value=repr(value))
             chosen[name] = value
         normalised = {
@@ -187,28 +191,33 @@ class ResistanceRuleset:
     def waiting_for(self, state: GameState) -> frozenset[int]:
         return rules.waiting_for(state)
 
+    def turn(self, state: GameState) -> int:
+        return state.turn
+
     def outcome(self, state: GameState) -> Outcome | None:
         return state.outcome
 
-    def view(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        return view.view(state, seat)
+    def final_roles(self, state: GameState) -> tuple[tuple[str, str], ...]:
+        table = state.table
+        return tuple(
+            (role, side.value)
+            for role, side in zip(table.roles, table.sides, strict=True)
+        )
+
+    def view(
+        self,
+        state: GameState,
+        seat: int | None,
+        *,
+        after: GameState | None = None,
+        own: bool = True,
+    ) -> dict[str, Any]:
+        return view.view(state, seat, after=after, own=own)
 
     def random_action(
         self, state: GameState, rng: Random
     ) -> tuple[int, dict[str, Any]]:
         return bots.random_action(state, rng)
-
-    def secrets(self, state: GameState, seat: int | None) -> list[oracle.Secret]:
-        return oracle.secrets(state, seat)
-
-    def find_leaks(
-        self,
-        state: GameState,
-        seat: int | None,
-        payload: Any,
-        words: Mapping[str, Sequence[str]] | None = None,
-    ) -> list[oracle.Leak]:
-        return oracle.find_leaks(state, seat, payload, words)
 
 
 def _registered(code: str) -> ResistanceRuleset:

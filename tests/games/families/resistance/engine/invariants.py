@@ -14,18 +14,10 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any
 
-from games.engine import (
-    Event,
-    GameSetup,
-    Side,
-    find_leaks,
-    legal_actions,
-    replay,
-    view,
-    waiting_for,
-)
-from games.engine.resistance import GameState, Phase
-from tests.games.engine.support import EVIL
+from games.engine import Event, GameSetup, legal_actions, replay, view, waiting_for
+from games.engine.oracle import find_leaks
+from games.families.resistance.engine import GameState, Phase, Side
+from tests.games.families.resistance.engine.support import EVIL
 
 STATE_FIELDS = {field.name for field in dataclasses.fields(GameState)}
 

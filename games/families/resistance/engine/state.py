@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from games.engine.core import GameSetup, Outcome, Side
+from games.engine.core import GameSetup, Outcome
+from games.families.resistance.engine.sides import Side
 
 if TYPE_CHECKING:
-    from games.engine.resistance.rulesets import ResistanceRuleset
+    from games.families.resistance.engine.rulesets import ResistanceRuleset
 
 __all__ = [
     "CARDS",
@@ -117,6 +118,8 @@ class GameState:
 
     table: Table
     step: int
+    turn: int
+    """The step at which the decision now asked of the table began."""
     phase: Phase
     leader: int
     mission: int

@@ -8,32 +8,37 @@ from typing import Any
 import pytest
 
 from games.engine import (
-    AlreadyPlayed,
-    AlreadyVoted,
     BadTarget,
-    DuplicateMember,
-    FormerHolder,
     GameIsOver,
     GameSetup,
-    GoodCannotFail,
     IllegalAction,
     MalformedAction,
-    NotAVoter,
-    NotHolder,
-    NotLeader,
-    NotOnTeam,
     NotSeated,
-    NotSniper,
-    SelfCheck,
-    SelfShot,
     WrongPhase,
-    WrongTeamSize,
     apply,
     parse_action,
     replay,
 )
-from games.engine.resistance import GameState, Phase, Propose, Vote
-from tests.games.engine.support import (
+from games.families.resistance.engine import (
+    AlreadyPlayed,
+    AlreadyVoted,
+    DuplicateMember,
+    FormerHolder,
+    GameState,
+    GoodCannotFail,
+    NotAVoter,
+    NotHolder,
+    NotLeader,
+    NotOnTeam,
+    NotSniper,
+    Phase,
+    Propose,
+    SelfCheck,
+    SelfShot,
+    Vote,
+    WrongTeamSize,
+)
+from tests.games.families.resistance.engine.support import (
     act,
     mission,
     new_game,

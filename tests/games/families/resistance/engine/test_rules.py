@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Side, apply, legal_actions, outcome, view, waiting_for
-from games.engine.resistance import GameState, Phase
-from tests.games.engine.support import (
+from games.engine import apply, legal_actions, outcome, view, waiting_for
+from games.families.resistance.engine import GameState, Phase, Side
+from tests.games.families.resistance.engine.support import (
     act,
     check,
     evil_seats,

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from games.engine.core import Side
-from games.engine.resistance.state import GameState, Phase
+from games.families.resistance.engine.sides import Side
+from games.families.resistance.engine.state import GameState, Phase
 
 __all__ = ["Known", "knows", "told"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.core import NotSeated, Side
-from games.engine.resistance.knowledge import told
-from games.engine.resistance.rules import (
+from games.engine.core import NotSeated
+from games.families.resistance.engine.knowledge import told
+from games.families.resistance.engine.rules import (
     MISSIONS,
     eligible_for_check,
     legal_actions,
@@ -20,7 +20,8 @@ from games.engine.resistance.rules import (
     voters,
     waiting_for,
 )
-from games.engine.resistance.state import GameState, Phase
+from games.families.resistance.engine.sides import Side
+from games.families.resistance.engine.state import GameState, Phase
 
 __all__ = ["view"]
 
@@ -196,8 +197,44 @@ def _waiting_for(state: GameState, seat: int | None, over: bool) -> list[int]:
     return sorted(waiting_for(state))
 
 
-def view(state: GameState, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` (``None``: a spectator) sees of ``state``; see the module doc."""
+def view(
+    state: GameState,
+    seat: int | None,
+    *,
+    after: GameState | None = None,
+    own: bool = True,
+) -> dict[str, Any]:
+    """What ``seat`` (``None``: a spectator) sees of ``state``; see the module doc.
+
+    For a replay of a finished game ``after`` is its final state.  Seen by everyone
+    (``seat=None``), what the end made public is laid over the step: every role and
+    side, each check's true result, the sniper's seat; a vote in progress stays
+    "voted / not yet", and no card is ever tied to a seat.  Seen as one player, the
+    step is exactly what that player saw then.  ``own=False`` (the person watching is
+    not that player) leaves out the cards the seat played: who played which mission
+    card stays secret forever (RULES.md §1).
+    """
+    shown = _view(state, seat)
+    if after is not None and seat is None:
+        _reveal(shown, _view(after, None))
+    if not own and shown["me"]:
+        shown["me"] = {**shown["me"], "card": None, "cards": {}}
+    return shown
+
+
+def _reveal(shown: dict[str, Any], final: dict[str, Any]) -> None:
+    """Lay over a spectator's view the facts that the final spectator view states."""
+    shown["roles"] = final["roles"]
+    final_checks = final["checks"]
+    shown["checks"] = [
+        {**check, "result": final_checks[index]["result"]}
+        for index, check in enumerate(shown["checks"])
+    ]
+    if shown["sniper"] and final["sniper"]:
+        shown["sniper"] = {**shown["sniper"], "sniper": final["sniper"]["sniper"]}
+
+
+def _view(state: GameState, seat: int | None) -> dict[str, Any]:
     table = state.table
     if seat is not None and (type(seat) is not int or not 0 <= seat < table.players):
         raise NotSeated(seat=repr(seat))
