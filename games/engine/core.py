@@ -38,6 +38,7 @@ __all__ = [
     "WrongPhase",
     "WrongPlayerCount",
     "apply",
+    "bot_action",
     "events_for",
     "final_roles",
     "get_ruleset",
@@ -334,6 +335,10 @@ class Ruleset(Protocol):
         self, state: Any, seat: Viewer, *, after: Any = None, own: bool = True
     ) -> dict[str, Any]: ...
     def random_action(self, state: Any, rng: Random) -> tuple[int, dict[str, Any]]: ...
+    def bot_action(self, view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
+        """A sensible legal move for the seat whose ``view`` this is, decided from
+        that view alone (a bot may not read hidden state)."""
+        ...
 
 
 _REGISTRY: dict[str, Ruleset] = {}
@@ -522,3 +527,9 @@ def random_action(state: Any, rng: Random) -> tuple[int, dict[str, Any]]:
     """A random legal move of some awaited seat, for bots, the benchmark and tests."""
     ruleset: Ruleset = state.ruleset
     return ruleset.random_action(state, rng)
+
+
+def bot_action(view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
+    """A sensible legal move for the seat whose ``view`` this is (``view["legal"]`` is
+    not empty), decided from the view alone: what a bot knows is what its seat knows."""
+    return get_ruleset(view["ruleset"]).bot_action(view, rng)

@@ -7,6 +7,7 @@ that to walk through every rule, the benchmark on it being cheap.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from random import Random
 from typing import Any
 
@@ -15,7 +16,7 @@ from games.families.resistance.engine.rules import eligible_for_check, team_size
 from games.families.resistance.engine.sides import Side
 from games.families.resistance.engine.state import FAIL, SUCCESS, GameState, Phase
 
-__all__ = ["APPROVE", "random_action"]
+__all__ = ["APPROVE", "bot_action", "random_action", "random_move"]
 
 APPROVE = 0.6
 """How often the random voter approves.  A fair coin would make a ten-player table
@@ -63,3 +64,27 @@ def random_action(state: GameState, rng: Random) -> tuple[int, dict[str, Any]]:
         target = rng.choice([s for s in range(table.players) if s != sniper])
         return sniper, {"type": "shoot", "target": target}
     raise GameIsOver()
+
+
+def random_move(view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
+    """A uniformly random legal move of the seat whose ``view`` this is, read from the
+    view's ``legal`` list alone: the baseline a sensible bot is measured against."""
+    legal = view["legal"]
+    if not legal:
+        raise GameIsOver()
+    spec = legal[int(rng.random() * len(legal))]
+    kind = spec["type"]
+    if kind == "propose":
+        return {"type": kind, "team": sorted(rng.sample(spec["among"], spec["size"]))}
+    if kind == "vote":
+        return {"type": kind, "approve": rng.random() < APPROVE}
+    if kind == "play":
+        return {"type": kind, "card": rng.choice(spec["cards"])}
+    if kind == "claim":
+        return {"type": kind, "side": rng.choice(spec["sides"])}
+    return {"type": kind, "target": rng.choice(spec["among"])}
+
+
+def bot_action(view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
+    """The seat's move when a bot plays it; for now the random move."""
+    return random_move(view, rng)

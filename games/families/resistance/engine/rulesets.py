@@ -219,6 +219,9 @@ class ResistanceRuleset:
     ) -> tuple[int, dict[str, Any]]:
         return bots.random_action(state, rng)
 
+    def bot_action(self, view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
+        return bots.bot_action(view, rng)
+
 
 def _registered(code: str) -> ResistanceRuleset:
     """The ruleset of this family registered under ``code`` (for unpickling)."""
