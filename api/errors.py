@@ -103,6 +103,11 @@ class OutOfRange(ApiError):
     message = _("“%(field)s” must be %(limits)s.")
 
 
+class InvalidFormat(ApiError):
+    code = "invalid_format"
+    message = _("“%(field)s” is not written as it should be.")
+
+
 class InvalidChoice(ApiError):
     code = "invalid_choice"
     message = _("“%(field)s” must be one of: %(choices)s.")
@@ -123,4 +128,5 @@ API_ERRORS: tuple[type[ApiError], ...] = (
     WrongType,
     OutOfRange,
     InvalidChoice,
+    InvalidFormat,
 )

@@ -17,9 +17,9 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from games import engine
+from games.families.registry import words_of
 from games.models import ChatMessage, Game
 from games.selectors import Player
-from games.words import WORDS, role_name
 
 
 def _when(moment: datetime | None) -> str | None:
@@ -115,7 +115,7 @@ def _option_type(value: object) -> str:
 def ruleset_json(code: str) -> dict[str, Any]:
     """A game as the create-table page offers it, in the active language."""
     ruleset = engine.get_ruleset(code)
-    words = WORDS[code]
+    words = words_of(code)
     return {
         "code": code,
         "name": str(words.game),
@@ -132,5 +132,5 @@ def ruleset_json(code: str) -> dict[str, Any]:
             for option in ruleset.options
         ],
         "house_decisions": [gettext(text) for text in ruleset.house_decisions],
-        "roles": {role: str(role_name(code, role)) for role in words.roles},
+        "roles": {role: str(words.role(role)) for role in words.roles},
     }

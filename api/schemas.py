@@ -15,8 +15,8 @@ from typing import Any
 from django.utils import translation
 
 from games import engine
-from games.models import CHAT_MAX_LENGTH, ChatMessage, Game
-from games.words import WORDS
+from games.families.registry import playable_rulesets
+from games.models import CHAT_MAX_LENGTH, Game
 
 Schema = dict[str, Any]
 
@@ -30,6 +30,8 @@ MAX_OPTIONS = 16
 MAX_TURN = 1_000_000
 PHASES = ["proposal", "vote", "mission", "check", "claim", "sniper", "over"]
 SIDES = ["good", "evil"]
+CHANNEL_PATTERN = "^[a-z_]{1,16}$"
+"""A chat channel: `table`, or a side's private channel named by `me.channels`."""
 VIEW_FIELDS = [
     "ruleset",
     "players",
@@ -110,7 +112,7 @@ OPTION_VALUE: Schema = {"type": ["boolean", "integer", "string"]}
 
 def ruleset_codes() -> list[str]:
     """The games the site offers: registered in the engine and worded for pages."""
-    return [code for code in engine.ruleset_codes() if code in WORDS]
+    return list(playable_rulesets())
 
 
 # --- Requests ----------------------------------------------------------------------
@@ -227,7 +229,7 @@ def _request_schemas() -> dict[str, Schema]:
                 "text": _str(1, CHAT_MAX_LENGTH),
                 "channel": {
                     "type": "string",
-                    "enum": list(ChatMessage.Channel.values),
+                    "pattern": CHANNEL_PATTERN,
                     "description": "Default `table`. `evil` only where your view's "
                     "`me.channels` lists it.",
                 },
@@ -254,7 +256,7 @@ def _socket_request_schemas() -> dict[str, Schema]:
             {
                 "type": {"type": "string", "enum": ["chat"]},
                 "text": _str(1, CHAT_MAX_LENGTH),
-                "channel": {"type": "string", "enum": list(ChatMessage.Channel.values)},
+                "channel": {"type": "string", "pattern": CHANNEL_PATTERN},
             },
             required=["type", "text"],
             description="Write to the table's chat over the socket.",
@@ -417,9 +419,7 @@ def _view_schemas() -> dict[str, Schema]:
                     "additionalProperties": {"type": "string", "enum": CARDS},
                     "description": "Mission number -> the card you played on it.",
                 },
-                "channels": _list(
-                    {"type": "string", "enum": list(ChatMessage.Channel.values)}
-                ),
+                "channels": _list({"type": "string", "pattern": CHANNEL_PATTERN}),
             },
             description="You: your side, role and what you were told.",
         ),
@@ -597,7 +597,7 @@ def _answer_schemas() -> dict[str, Schema]:
         "ChatMessage": _obj(
             {
                 "id": _int(1),
-                "channel": {"type": "string", "enum": list(ChatMessage.Channel.values)},
+                "channel": {"type": "string", "pattern": CHANNEL_PATTERN},
                 "author": ref("User"),
                 "text": {"type": "string"},
                 "created_at": DATETIME,
@@ -606,7 +606,7 @@ def _answer_schemas() -> dict[str, Schema]:
         "ChatList": _obj(
             {
                 "channels": _list(
-                    {"type": "string", "enum": list(ChatMessage.Channel.values)},
+                    {"type": "string", "pattern": CHANNEL_PATTERN},
                     description="The channels you may read.",
                 ),
                 "messages": _list(ref("ChatMessage")),

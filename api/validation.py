@@ -12,6 +12,7 @@ field's path and a message in the caller's language.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -130,6 +131,9 @@ def validate(
 
 
 def _validate_string(value: str, schema: Mapping[str, Any], path: str) -> None:
+    pattern = schema.get("pattern")
+    if pattern is not None and re.fullmatch(pattern, value) is None:
+        raise errors.InvalidFormat(field=path)
     low, high = schema.get("minLength"), schema.get("maxLength")
     if (low is not None and len(value) < low) or (
         high is not None and len(value) > high

@@ -21,7 +21,7 @@ from accounts import throttle
 from api import errors, payloads, seatview, services
 from api.http import Call, Route, endpoint, error_response, json_response
 from api.openapi import document, endpoint_list
-from api.schemas import ruleset_codes
+from api.schemas import CHANNEL_PATTERN, ruleset_codes
 from api.selectors import chat_messages
 from games import errors as game_errors
 from games import services as game_services
@@ -251,7 +251,7 @@ chat = endpoint(
     GET=Route(
         _chat_list,
         query={
-            "channel": {"type": "string", "enum": list(ChatMessage.Channel.values)},
+            "channel": {"type": "string", "pattern": CHANNEL_PATTERN},
             "after": {"type": "integer", "minimum": 0},
         },
     ),

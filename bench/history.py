@@ -379,17 +379,15 @@ def write(chunk: list[Generated], users: list[Any], rng: random.Random) -> int:
     """One chunk of games in one transaction, every table in bulk; returns rows."""
     from django.db import transaction
 
-    from games.models import (
+    from games.families.resistance.models import (
         Check,
-        Game,
-        GameAction,
         Mission,
         MissionCard,
         Proposal,
-        Seat,
         Shot,
         Vote,
     )
+    from games.models import Game, GameAction, Seat
 
     with transaction.atomic():
         games = Game.objects.bulk_create(_game_row(item, users) for item in chunk)

@@ -1,9 +1,9 @@
 """Admin pages for tables and their records: read-only, and careful with secrets.
 
 A staff member may also be a player, so the admin shows nothing a seat could not see:
-a vote only once its proposal is decided, a check's true result and the roles only
-once the game is over, and never who played which mission card (the action log's
-"play" entries are shown without the card).
+the roles only once the game is over, a private channel's messages only then too, and
+never a secret move in the action log (each family's ``admin_action`` hides what its
+moves carry). A family's own records have their admin pages in its folder.
 """
 
 from __future__ import annotations
@@ -14,23 +14,13 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.models import (
-    ChatMessage,
-    Check,
-    Game,
-    GameAction,
-    Mission,
-    MissionCard,
-    Proposal,
-    Seat,
-    Shot,
-    Vote,
-)
+from games.families.registry import family_of
+from games.models import ChatMessage, Game, GameAction, Seat
 
 HIDDEN = _("(hidden until the end)")
 
 
-def _finished(game: Game) -> bool:
+def finished(game: Game) -> bool:
     """Only a finished game is revealed; an abandoned one never is."""
     return game.status == Game.Status.FINISHED
 
@@ -95,72 +85,14 @@ class GameActionAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("action"))
     def shown_action(self, action: GameAction) -> str:
-        payload = dict(action.payload)
-        if payload.get("type") == "play":
-            payload["card"] = "•"  # who played which card is never shown
-        elif payload.get("type") == "vote" and not _finished(action.game):
-            payload["approve"] = "•"
-        return str(payload)
-
-
-@admin.register(Mission)
-class MissionAdmin(ReadOnlyAdmin):
-    list_display = ["game", "number", "size", "two_fails", "result", "fails"]
-    list_filter = ["result"]
-    search_fields = ["game__code"]
-
-
-@admin.register(MissionCard)
-class MissionCardAdmin(ReadOnlyAdmin):
-    list_display = ["mission", "success"]
-
-
-@admin.register(Proposal)
-class ProposalAdmin(ReadOnlyAdmin):
-    list_display = ["game", "mission_number", "attempt", "leader", "approved"]
-    search_fields = ["game__code"]
-
-
-@admin.register(Vote)
-class VoteAdmin(ReadOnlyAdmin):
-    list_display = ["proposal", "seat", "shown_vote"]
-    fields = ["proposal", "seat", "shown_vote", "created_at"]
-    readonly_fields = fields
-
-    @admin.display(description=_("approve"))
-    def shown_vote(self, vote: Vote) -> str:
-        if vote.proposal.approved is None and not _finished(vote.proposal.game):
-            return str(HIDDEN)
-        return str(vote.approve)
-
-
-@admin.register(Check)
-class CheckAdmin(ReadOnlyAdmin):
-    list_display = [
-        "game",
-        "after_mission",
-        "holder",
-        "target",
-        "claim",
-        "shown_result",
-    ]
-    fields = ["game", "after_mission", "holder", "target", "claim", "shown_result"]
-    readonly_fields = fields
-
-    @admin.display(description=_("true side"))
-    def shown_result(self, check: Check) -> str:
-        return check.result if _finished(check.game) else str(HIDDEN)
-
-
-@admin.register(Shot)
-class ShotAdmin(ReadOnlyAdmin):
-    list_display = ["game", "sniper", "target", "hit"]
+        family = family_of(action.game.ruleset)
+        return str(family.admin_action(dict(action.payload), finished(action.game)))
 
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ReadOnlyAdmin):
-    """Moderation: staff can read and delete table talk; the evil side's channel of a
-    game in play stays closed."""
+    """Moderation: staff can read and delete table talk; a side's private channel of
+    a game in play stays closed."""
 
     list_display = ["game", "author", "channel", "shown_text", "created_at"]
     list_filter = ["channel"]
@@ -170,6 +102,7 @@ class ChatMessageAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("message"))
     def shown_text(self, message: ChatMessage) -> str:
-        if message.channel == ChatMessage.Channel.EVIL and not _finished(message.game):
+        private = message.channel != ChatMessage.Channel.TABLE
+        if private and not finished(message.game):
             return str(HIDDEN)
         return message.text

@@ -35,6 +35,7 @@ from games.rendering import render_chat_line, render_error, render_live
 from games.selectors import (
     lobby_tables,
     my_tables,
+    private_channels,
     table_context,
     visible_chat_channels,
 )
@@ -129,16 +130,19 @@ class TableConsumer(AuthenticatedConsumer):
     def _render(self, snapshot: snapshots.Snapshot, *, on_loop: bool) -> str | None:
         """This viewer's live area from a table snapshot. On the event loop nothing
         may touch the database: None there means "render in the database thread"
-        (the evil side's channel, when this viewer may read it, needs a query)."""
+        (a side's private channel, when this viewer may read it, needs a query, and
+        so does a finished game's list of channels)."""
+        if on_loop and snapshot.game.status == Game.Status.FINISHED:
+            return None
         ctx = table_context(
             snapshot.game,
             self.scope["user"],
             with_chat=False,
-            with_evil_chat=not on_loop,
+            with_side_chat=not on_loop,
             players=snapshot.players,
             state=snapshot.state,
         )
-        if on_loop and ChatMessage.Channel.EVIL in ctx.chat_channels:
+        if on_loop and private_channels(ctx.chat_channels):
             return None
         self.sent = (snapshot.game.version, snapshot.game.status)
         with translation.override(self.language):
@@ -232,7 +236,7 @@ class TableConsumer(AuthenticatedConsumer):
     @database_sync_to_async
     def _act(self, content: dict[str, Any]) -> None:
         game = self._game()
-        action, turn = move_from_fields(content)
+        action, turn = move_from_fields(game.ruleset, content)
         services.game_act(game=game, user=self.scope["user"], action=action, turn=turn)
 
     @database_sync_to_async

@@ -1,9 +1,9 @@
 """Parsing what players submit: the create-table form and moves from a page.
 
 A move arrives as form fields (a plain POST, or the same form sent over the socket by
-htmx's ws extension as JSON); ``move_from_fields`` turns either into the engine's action
-dict and the turn the player saw. Anything malformed is a ``BadAction``: the engine
-never sees it.
+htmx's ws extension as JSON); ``move_from_fields`` reads the turn the player saw and
+lets the game's family turn the rest into the engine's action dict. Anything
+malformed is a ``BadAction``: the engine never sees it.
 """
 
 from __future__ import annotations
@@ -15,12 +15,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import engine, errors
-from games.words import WORDS
-
-MOVE_TYPES = {"propose", "vote", "play", "check", "claim", "shoot"}
+from games.families.registry import family_of, playable_rulesets, words_of
 
 
-def _values(fields: Any, name: str) -> list[str]:
+def field_values(fields: Any, name: str) -> list[str]:
     """All values of a field from a QueryDict or a JSON object (where a single
     checked box comes as a string and several as a list)."""
     if hasattr(fields, "getlist"):
@@ -33,44 +31,62 @@ def _values(fields: Any, name: str) -> list[str]:
     return [str(value)]
 
 
-def _one(fields: Any, name: str) -> str:
-    values = _values(fields, name)
+def field_one(fields: Any, name: str) -> str:
+    """The single value of a field; a missing or repeated field is a ``BadAction``."""
+    values = field_values(fields, name)
     if len(values) != 1:
         raise errors.BadAction
     return values[0].strip()
 
 
-def _int(text: str) -> int:
-    if not text.isdigit() or len(text) > 3:
+def field_int(text: str) -> int:
+    """A small non-negative number as our own pages write it: ASCII digits only
+    (``str.isdigit`` would also take ``²``, ``①`` or an Arabic-Indic ``٣``)."""
+    if not (0 < len(text) <= 3 and text.isascii() and text.isdigit()):
         raise errors.BadAction
     return int(text)
 
 
-def move_from_fields(fields: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
-    """(engine action, turn) from submitted form fields."""
-    kind = _one(fields, "action")
-    if kind not in MOVE_TYPES:
-        raise errors.BadAction
-    turn = _int(_one(fields, "turn"))
-    if kind == "propose":
-        team = [_int(v.strip()) for v in _values(fields, "team")]
-        return {"type": "propose", "team": team}, turn
-    if kind == "vote":
-        choice = _one(fields, "approve")
-        if choice not in ("yes", "no"):
-            raise errors.BadAction
-        return {"type": "vote", "approve": choice == "yes"}, turn
-    if kind == "play":
-        card = _one(fields, "card")
-        if card not in ("success", "fail"):
-            raise errors.BadAction
-        return {"type": "play", "card": card}, turn
-    if kind == "claim":
-        side = _one(fields, "side")
-        if side not in ("good", "evil"):
-            raise errors.BadAction
-        return {"type": "claim", "side": side}, turn
-    return {"type": kind, "target": _int(_one(fields, "target"))}, turn
+def move_from_fields(
+    ruleset: str, fields: Mapping[str, Any]
+) -> tuple[dict[str, Any], int]:
+    """(engine action, turn) from submitted form fields: the turn is the platform's,
+    the move is parsed by the game's family."""
+    turn = field_int(field_one(fields, "turn"))
+    return family_of(ruleset).parse_move(fields), turn
+
+
+def option_field(option: engine.OptionSpec) -> forms.Field:
+    """The form field for one table option: a box for a yes/no option, a list for
+    an option with choices, a number for a number."""
+    label, help_text = _(option.label), _(option.help)
+    default = option.default
+    if isinstance(default, bool):
+        return forms.BooleanField(
+            label=label, help_text=help_text, required=False, initial=default
+        )
+    if option.choices:
+        return forms.TypedChoiceField(
+            label=label,
+            help_text=help_text,
+            required=False,
+            choices=[(value, _(text)) for value, text in option.choices],
+            coerce=type(default),
+            initial=default,
+            empty_value=None,
+        )
+    if isinstance(default, int):
+        return forms.IntegerField(
+            label=label,
+            help_text=help_text,
+            required=False,
+            initial=default,
+            min_value=option.minimum,
+            max_value=option.maximum,
+        )
+    return forms.CharField(
+        label=label, help_text=help_text, required=False, initial=default
+    )
 
 
 class CreateTableForm(forms.Form):
@@ -82,7 +98,7 @@ class CreateTableForm(forms.Form):
     seat_count = forms.TypedChoiceField(
         label=_("Seats"),
         coerce=int,
-        choices=[(n, str(n)) for n in range(5, 11)],
+        choices=[],
         initial=5,
     )
     name = forms.CharField(
@@ -99,45 +115,46 @@ class CreateTableForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = [
-            (code, WORDS[code].game) for code in engine.ruleset_codes() if code in WORDS
-        ]
-        self.fields["ruleset"].initial = "partisans"
+        codes = playable_rulesets()
+        self.fields["ruleset"].choices = [(code, words_of(code).game) for code in codes]
+        self.fields["ruleset"].initial = codes[0] if codes else None
+        rulesets = [engine.get_ruleset(code) for code in codes]
+        counts = sorted(
+            {n for r in rulesets for n in range(r.min_players, r.max_players + 1)}
+        )
+        self.fields["seat_count"].choices = [(n, str(n)) for n in counts]
         self.option_fields: dict[str, list[str]] = {}
-        for code in engine.ruleset_codes():
-            if code not in WORDS:
-                continue
+        for code in codes:
             names = []
             for option in engine.get_ruleset(code).options:
                 field_name = f"opt_{code}_{option.name}"
-                self.fields[field_name] = forms.BooleanField(
-                    label=_(option.label),
-                    help_text=_(option.help),
-                    required=False,
-                    initial=bool(option.default),
-                )
+                self.fields[field_name] = option_field(option)
                 names.append(field_name)
             self.option_fields[code] = names
 
     def game_choices(self) -> list[tuple[forms.BoundField, Any]]:
         """Each game's radio button with its one-line description."""
         return [
-            (radio, WORDS[radio.data["value"]].tagline) for radio in self["ruleset"]
+            (radio, words_of(radio.data["value"]).tagline) for radio in self["ruleset"]
         ]
 
     def option_groups(self) -> list[tuple[str, Any, list[forms.BoundField]]]:
         return [
-            (code, WORDS[code].game, [self[name] for name in names])
+            (code, words_of(code).game, [self[name] for name in names])
             for code, names in self.option_fields.items()
         ]
 
-    def chosen_options(self) -> dict[str, bool]:
+    def chosen_options(self) -> dict[str, engine.OptionValue]:
         code = self.cleaned_data["ruleset"]
         prefix = f"opt_{code}_"
-        return {
-            name[len(prefix) :]: bool(self.cleaned_data.get(name))
-            for name in self.option_fields.get(code, [])
-        }
+        chosen: dict[str, engine.OptionValue] = {}
+        for name in self.option_fields.get(code, []):
+            value = self.cleaned_data.get(name)
+            if isinstance(self.fields[name], forms.BooleanField):
+                value = bool(value)
+            if value is not None:
+                chosen[name[len(prefix) :]] = value
+        return chosen
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -2,14 +2,13 @@
 
 The action log (``GameAction``) together with the game's setup (ruleset, seat count,
 options, seed) is the source of truth: the engine rebuilds any moment of any game from
-it. The other tables (proposals, votes, missions, cards, checks) are projections written
-by ``games.services`` in the same transaction as the action, so that history, replay
-lists and stats are plain database queries.
+it. Each game family keeps its own records (the Resistance's proposals, votes,
+missions...) in its own app, projected from the engine's events in the same
+transaction as the action (``games.services``), so that history and stats are plain
+database queries. Nothing here names a family's fields.
 
-Secrets in these tables (a seat's role, a vote in progress, a check result) are never
-read by the live pages: those render only the engine's ``view()`` for the seat. Roles
-are copied onto ``Seat`` only when the game is over, and mission cards are stored
-without their author, shuffled, exactly as the table sees them.
+A seat's role and side are copied onto ``Seat`` only when the game is over; the live
+pages render only the engine's ``view()`` for the seat.
 """
 
 from __future__ import annotations
@@ -29,11 +28,6 @@ CHAT_MAX_LENGTH = 300
 def new_table_code() -> str:
     """An unguessable table code: a private table's link is its only key."""
     return _secrets.token_urlsafe(8)[:TABLE_CODE_LENGTH]
-
-
-class Side(models.TextChoices):
-    GOOD = "good", _("good")
-    EVIL = "evil", _("evil")
 
 
 class Game(models.Model):
@@ -72,7 +66,10 @@ class Game(models.Model):
     )
     phase = models.CharField(_("phase"), max_length=16, blank=True)
     winner = models.CharField(
-        _("winner"), max_length=8, choices=Side.choices, blank=True
+        _("winner"),
+        max_length=16,
+        blank=True,
+        help_text=_("The winning side's code, in the game family's words."),
     )
     end_reason = models.CharField(_("how it ended"), max_length=32, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -81,6 +78,15 @@ class Game(models.Model):
         _("finished"), null=True, blank=True, db_index=True
     )
     last_action_at = models.DateTimeField(_("last move"), null=True, blank=True)
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("moderator"),
+        on_delete=models.PROTECT,
+        related_name="moderated_games",
+        null=True,
+        blank=True,
+        help_text=_("A person at the table who is not a player (moderated games)."),
+    )
 
     class Meta:
         verbose_name = _("game")
@@ -127,7 +133,7 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
     role = models.CharField(_("role"), max_length=32, blank=True)
-    side = models.CharField(_("side"), max_length=8, choices=Side.choices, blank=True)
+    side = models.CharField(_("side"), max_length=16, blank=True)
     won = models.BooleanField(_("won"), null=True, blank=True)
 
     class Meta:
@@ -151,7 +157,9 @@ class GameAction(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     number = models.PositiveIntegerField(_("number"))
-    position = models.PositiveSmallIntegerField(_("seat"))
+    position = models.SmallIntegerField(
+        _("seat"), help_text=_("The acting seat; -1 is the table's moderator.")
+    )
     payload = models.JSONField(_("action"))
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
@@ -172,160 +180,20 @@ class GameAction(models.Model):
         return f"{self.game} #{self.number}: {kind} by seat {self.position}"
 
 
-class Mission(models.Model):
-    """A mission (operation, patrol) as the table saw it: its size and, when played,
-    the number of fail cards."""
-
-    class Result(models.TextChoices):
-        SUCCESS = "success", _("success")
-        FAIL = "fail", _("fail")
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="missions")
-    number = models.PositiveSmallIntegerField(_("mission"))
-    size = models.PositiveSmallIntegerField(_("team size"))
-    two_fails = models.BooleanField(_("needs two fails"), default=False)
-    result = models.CharField(
-        _("result"), max_length=8, choices=Result.choices, blank=True
-    )
-    fails = models.PositiveSmallIntegerField(_("fail cards"), null=True, blank=True)
-    team = models.ManyToManyField(Seat, related_name="missions", blank=True)
-
-    class Meta:
-        verbose_name = _("mission")
-        verbose_name_plural = _("missions")
-        ordering = ["game", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["game", "number"], name="mission_unique_number"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.game} mission {self.number}"
-
-
-class MissionCard(models.Model):
-    """A played card, without its author: who played which card stays secret forever.
-    Written all at once when the mission resolves, in shuffled order."""
-
-    mission = models.ForeignKey(Mission, on_delete=models.CASCADE, related_name="cards")
-    success = models.BooleanField(_("success"))
-
-    class Meta:
-        verbose_name = _("mission card")
-        verbose_name_plural = _("mission cards")
-
-    def __str__(self) -> str:
-        return f"{self.mission}: {'success' if self.success else 'fail'}"
-
-
-class Proposal(models.Model):
-    """A team put to the vote: by whom, for which mission, with what result."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="proposals")
-    mission_number = models.PositiveSmallIntegerField(_("mission"))
-    attempt = models.PositiveSmallIntegerField(_("attempt"))
-    leader = models.ForeignKey(
-        Seat, on_delete=models.CASCADE, related_name="led_proposals"
-    )
-    team = models.ManyToManyField(Seat, related_name="proposals_on")
-    approved = models.BooleanField(_("approved"), null=True, blank=True)
-    created_at = models.DateTimeField(_("proposed"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("proposal")
-        verbose_name_plural = _("proposals")
-        ordering = ["game", "mission_number", "attempt"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["game", "mission_number", "attempt"],
-                name="proposal_unique_attempt",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.game} mission {self.mission_number} attempt {self.attempt}"
-
-
-class Vote(models.Model):
-    """One seat's vote on one proposal. Secret while the vote is open."""
-
-    proposal = models.ForeignKey(
-        Proposal, on_delete=models.CASCADE, related_name="votes"
-    )
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="votes")
-    approve = models.BooleanField(_("approve"))
-    created_at = models.DateTimeField(_("time"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("vote")
-        verbose_name_plural = _("votes")
-        constraints = [
-            models.UniqueConstraint(fields=["proposal", "seat"], name="vote_once"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.proposal}: vote of {self.seat}"
-
-
-class Check(models.Model):
-    """A use of the check token: the private result and the public claim."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checks")
-    after_mission = models.PositiveSmallIntegerField(_("after mission"))
-    holder = models.ForeignKey(
-        Seat, on_delete=models.CASCADE, related_name="checks_made"
-    )
-    target = models.ForeignKey(
-        Seat, on_delete=models.CASCADE, related_name="checks_received"
-    )
-    result = models.CharField(_("true side"), max_length=8, choices=Side.choices)
-    claim = models.CharField(
-        _("claimed side"), max_length=8, choices=Side.choices, blank=True
-    )
-    created_at = models.DateTimeField(_("time"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("check")
-        verbose_name_plural = _("checks")
-        ordering = ["game", "after_mission"]
-
-    def __str__(self) -> str:
-        return f"{self.game} check after {self.after_mission}"
-
-
-class Shot(models.Model):
-    """The sniper's shot at the end of a game with the scout preset."""
-
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="shot")
-    sniper = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
-    target = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
-    hit = models.BooleanField(_("hit the scout"))
-    created_at = models.DateTimeField(_("time"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("sniper's shot")
-        verbose_name_plural = _("sniper's shots")
-
-    def __str__(self) -> str:
-        return f"{self.game}: shot"
-
-
 class ChatMessage(models.Model):
-    """Table talk. The "evil" channel is the evil side's private room during the
-    sniper phase; everyone may read it after the game."""
+    """Table talk. ``table`` is everyone's channel; a game family may open private
+    channels to some seats (the Resistance's evil side in the sniper phase, the mafia
+    at night), named by the seat's view (``me.channels``). After the game everyone
+    may read every channel."""
 
     class Channel(models.TextChoices):
         TABLE = "table", _("table")
-        EVIL = "evil", _("evil side")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    channel = models.CharField(
-        _("channel"), max_length=8, choices=Channel.choices, default=Channel.TABLE
-    )
+    channel = models.CharField(_("channel"), max_length=16, default=Channel.TABLE)
     text = models.CharField(_("message"), max_length=CHAT_MAX_LENGTH)
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 

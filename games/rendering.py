@@ -10,10 +10,9 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from games import engine
+from games.families.registry import family_of
 from games.models import ChatMessage, Game
-from games.presenters import board
 from games.selectors import TableContext
-from games.words import WORDS, words_for
 
 
 def option_labels(game: Game) -> list[str]:
@@ -40,12 +39,15 @@ def table_page_context(
     game = ctx.game
     names = ctx.names
     taken = len(ctx.players)
+    family = family_of(game.ruleset)
+    words = family.words(game.ruleset)
     return {
         "ctx": ctx,
         "game": game,
         "players": ctx.players,
-        "words": words_for(game.ruleset) if game.ruleset in WORDS else None,
-        "board": board(ctx.view, names) if ctx.view is not None else None,
+        "words": words,
+        "family": family,
+        "board": family.board(ctx.view, names) if ctx.view is not None else None,
         "view": ctx.view,
         "taken": taken,
         "free_seats": range(max(0, game.seat_count - taken)),
@@ -56,16 +58,18 @@ def table_page_context(
         "option_labels": option_labels(game),
         "house_decisions": house_decisions(game),
         "chat": ctx.chat,
-        "evil_chat": ctx.evil_chat,
-        # After the game the channel is shown only if the evil side used it.
-        "evil_chat_visible": ChatMessage.Channel.EVIL in ctx.chat_channels
-        and (game.status != Game.Status.FINISHED or bool(ctx.evil_chat)),
+        "side_chats": [
+            {
+                "channel": channel,
+                "label": words.channel(channel),
+                "messages": messages,
+                "can_write": ctx.is_seated and game.status == Game.Status.PLAYING,
+            }
+            for channel, messages in ctx.side_chats
+        ],
         "chat_channels": ctx.chat_channels,
         "can_chat_table": ctx.is_seated
         and ChatMessage.Channel.TABLE in ctx.chat_channels
-        and game.status == Game.Status.PLAYING,
-        "can_chat_evil": ctx.is_seated
-        and ChatMessage.Channel.EVIL in ctx.chat_channels
         and game.status == Game.Status.PLAYING,
         "error": "",
         "origin": origin,

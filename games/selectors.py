@@ -42,7 +42,8 @@ class TableContext:
     me: Player | None  # the viewer's own seat, if seated
     view: dict[str, Any] | None
     chat: list[ChatMessage] = field(default_factory=list)
-    evil_chat: list[ChatMessage] = field(default_factory=list)
+    side_chats: list[tuple[str, list[ChatMessage]]] = field(default_factory=list)
+    """Each private channel this viewer may read, with its messages."""
     chat_channels: tuple[str, ...] = ()
 
     @property
@@ -89,20 +90,31 @@ def visible_chat_channels(
     game: Game, view: dict[str, Any] | None, seated: bool
 ) -> tuple[str, ...]:
     """Which chat channels this viewer may read. The table channel: everyone, when
-    chat is on. The evil side's channel: the seats whose own view opens it (evil seats
-    in the sniper phase), and everyone once the game is finished."""
+    chat is on. A side's private channel: the seats whose own view opens it now (the
+    evil side in the sniper phase, the mafia at night), and everyone once the game is
+    finished (only the channels that were used)."""
     channels: list[str] = []
     if game.chat_enabled:
         channels.append(ChatMessage.Channel.TABLE)
-    opened_to_me = (
-        seated
-        and view is not None
-        and bool(view.get("me"))
-        and "evil" in view["me"].get("channels", ())
-    )
-    if game.status == Game.Status.FINISHED or opened_to_me:
-        channels.append(ChatMessage.Channel.EVIL)
+    if game.status == Game.Status.FINISHED:
+        used = (
+            ChatMessage.objects.filter(game=game)
+            .exclude(channel=ChatMessage.Channel.TABLE)
+            .values_list("channel", flat=True)
+            .distinct()
+        )
+        channels += sorted(used)
+    elif seated and view is not None and view.get("me"):
+        channels += [
+            channel
+            for channel in view["me"].get("channels", ())
+            if channel != ChatMessage.Channel.TABLE
+        ]
     return tuple(channels)
+
+
+def private_channels(channels: Iterable[str]) -> list[str]:
+    return [channel for channel in channels if channel != ChatMessage.Channel.TABLE]
 
 
 def chat_for(
@@ -124,7 +136,7 @@ def table_context(
     viewer: User | None,
     *,
     with_chat: bool = True,
-    with_evil_chat: bool = True,
+    with_side_chat: bool = True,
     players: Sequence[Player] | None = None,
     state: Any = None,
 ) -> TableContext:
@@ -145,10 +157,13 @@ def table_context(
     table_chat = []
     if with_chat and ChatMessage.Channel.TABLE in channels:
         table_chat = chat_for(game, [ChatMessage.Channel.TABLE])
-    # The evil side's channel is part of the live area: always loaded when readable.
-    evil_chat = []
-    if with_evil_chat and ChatMessage.Channel.EVIL in channels:
-        evil_chat = chat_for(game, [ChatMessage.Channel.EVIL])
+    # A side's private channel is part of the live area: loaded whenever readable.
+    side_chats = []
+    if with_side_chat:
+        side_chats = [
+            (channel, chat_for(game, [channel]))
+            for channel in private_channels(channels)
+        ]
     return TableContext(
         game=game,
         players=players,
@@ -156,7 +171,7 @@ def table_context(
         me=me,
         view=view,
         chat=table_chat,
-        evil_chat=evil_chat,
+        side_chats=side_chats,
         chat_channels=channels,
     )
 

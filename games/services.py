@@ -21,19 +21,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engine, errors, push
-from games.models import (
-    CHAT_MAX_LENGTH,
-    ChatMessage,
-    Check,
-    Game,
-    GameAction,
-    Mission,
-    MissionCard,
-    Proposal,
-    Seat,
-    Shot,
-    Vote,
-)
+from games.families.registry import family_of
+from games.models import CHAT_MAX_LENGTH, ChatMessage, Game, GameAction, Seat
 from games.state import load_state, remember
 
 CHAT_RATE_MESSAGES = 5
@@ -190,7 +179,7 @@ def game_start(*, game: Game, user: User) -> Game:
         for position, seat in enumerate(seats):
             seat.position = position
         Seat.objects.bulk_update(seats, ["position"])
-        state = engine.setup(
+        state, events = engine.start(
             engine.GameSetup(
                 ruleset=game.ruleset,
                 players=game.seat_count,
@@ -198,21 +187,17 @@ def game_start(*, game: Game, user: User) -> Game:
                 seed=game.seed,
             )
         )
-        public = engine.view(state, None)
-        Mission.objects.bulk_create(
-            Mission(
-                game=game,
-                number=mission["number"],
-                size=mission["size"],
-                two_fails=mission["two_fails"],
-            )
-            for mission in public["missions"]
+        family_of(game.ruleset).project(
+            game=game,
+            seats={seat.position: seat for seat in seats if seat.position is not None},
+            events=events,
+            state=state,
         )
         now = timezone.now()
         game.status = Game.Status.PLAYING
         game.version = 0
-        game.turn = 0
-        game.phase = public["phase"]
+        game.turn = engine.turn(state)
+        game.phase = engine.view(state, None)["phase"]
         game.started_at = now
         game.last_action_at = now
         game.save(
@@ -251,54 +236,48 @@ def game_abandon(*, game: Game, user: User | None) -> Game:
 # --- Play -------------------------------------------------------------------------
 
 
-def _decision_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
-    """What a player's move is about. While it stays the same (say, other players
-    voting on the same team) a move made on an older version still means what the
-    player meant; once it changes the table has moved on."""
-    return (view["phase"], view["mission"], len(view["history"]), len(view["checks"]))
-
-
 def game_act(
     *, game: Game, user: User, action: Mapping[str, Any], turn: int | None
 ) -> Game:
     """Apply one player's move. ``turn`` is the decision the player saw (the table's
-    ``turn`` when the page was drawn); a move on a decision that has passed is refused
-    with ``TableMovedOn``, changing nothing."""
+    ``turn`` when the page was drawn: the engine's step at which that decision began);
+    a move on a decision that has passed is refused with ``TableMovedOn``, changing
+    nothing."""
     if not isinstance(action, Mapping):
         raise errors.BadAction
     with _table_transaction():
         game = _locked(game)
         if game.status != Game.Status.PLAYING:
             raise errors.NotPlaying
-        seat = game.seats.filter(user=user).first()
-        if seat is None:
+        seats = _seats_by_position(game)
+        seat = next((s for s in seats.values() if s.user_id == user.pk), None)
+        if seat is None or seat.position is None:
             raise errors.NotSeated
         if turn is None or turn != game.turn:
             raise errors.TableMovedOn
         state = load_state(game)
-        before = engine.view(state, None)
         try:
-            new_state, _events = engine.apply(state, seat.position, dict(action))
+            new_state, events = engine.apply(state, seat.position, dict(action))
         except engine.IllegalAction as exc:
             raise errors.IllegalMove(exc) from exc
         # What the engine accepted is exactly what is stored and replayed.
-        stored = dict(action)
         game.version += 1
         GameAction.objects.create(
-            game=game, number=game.version, position=seat.position, payload=stored
+            game=game, number=game.version, position=seat.position, payload=dict(action)
         )
-        after = engine.view(new_state, None)
-        _project(game, seat, stored, before, after, new_state)
-        if _decision_key(after) != _decision_key(before):
-            game.turn = game.version
-        game.phase = after["phase"]
+        family_of(game.ruleset).project(
+            game=game, seats=seats, events=events, state=new_state
+        )
+        game.turn = engine.turn(new_state)
+        game.phase = engine.view(new_state, None)["phase"]
         game.last_action_at = timezone.now()
         fields = ["version", "turn", "phase", "last_action_at"]
-        if after["outcome"] is not None:
-            fields += _finish(game, after)
+        over = engine.outcome(new_state)
+        if over is not None:
+            fields += _finish(game, seats, over, engine.final_roles(new_state))
         game.save(update_fields=fields)
         transaction.on_commit(lambda: remember(game, new_state))
-        push.table_changed_on_commit(game, lobby=after["outcome"] is not None)
+        push.table_changed_on_commit(game, lobby=over is not None)
     return game
 
 
@@ -308,101 +287,22 @@ def _seats_by_position(game: Game) -> dict[int, Seat]:
     }
 
 
-def _project(
+def _finish(
     game: Game,
-    seat: Seat,
-    action: Mapping[str, Any],
-    before: Mapping[str, Any],
-    after: Mapping[str, Any],
-    new_state: Any,
-) -> None:
-    """Write the rows that history and stats query, from the move and the public
-    views around it. Secret facts written here (a vote in progress, a check result)
-    are never read by the live pages."""
-    kind = action["type"]
-    if kind == "propose":
-        seats = _seats_by_position(game)
-        proposal = Proposal.objects.create(
-            game=game,
-            mission_number=before["mission"],
-            attempt=before["rejections"] + 1,
-            leader=seat,
-        )
-        proposal.team.set([seats[position] for position in action["team"]])
-    elif kind == "vote":
-        proposal = Proposal.objects.filter(game=game, approved__isnull=True).latest(
-            "pk"
-        )
-        Vote.objects.create(proposal=proposal, seat=seat, approve=action["approve"])
-        if len(after["history"]) > len(before["history"]):
-            finished = after["history"][-1]
-            proposal.approved = finished["approved"]
-            proposal.save(update_fields=["approved"])
-            if finished["approved"]:
-                seats = _seats_by_position(game)
-                mission = Mission.objects.get(game=game, number=finished["mission"])
-                mission.size = len(finished["team"])
-                mission.save(update_fields=["size"])
-                mission.team.set([seats[position] for position in finished["team"]])
-    elif kind == "play":
-        _record_mission_results(game, before, after)
-    elif kind == "check":
-        seats = _seats_by_position(game)
-        holder_view = engine.view(new_state, seat.position)
-        result = holder_view["checks"][-1]["result"]
-        Check.objects.create(
-            game=game,
-            after_mission=holder_view["checks"][-1]["after_mission"],
-            holder=seat,
-            target=seats[action["target"]],
-            result=result,
-        )
-    elif kind == "claim":
-        check = Check.objects.filter(game=game, holder=seat).latest("pk")
-        check.claim = action["side"]
-        check.save(update_fields=["claim"])
-    elif kind == "shoot":
-        seats = _seats_by_position(game)
-        Shot.objects.create(
-            game=game,
-            sniper=seat,
-            target=seats[action["target"]],
-            hit=bool(after["sniper"] and after["sniper"]["hit"]),
-        )
-
-
-def _record_mission_results(
-    game: Game, before: Mapping[str, Any], after: Mapping[str, Any]
-) -> None:
-    """When the last card is in: the result, the fail count, and the cards themselves
-    in shuffled order and without authors, as the table sees them turned up."""
-    for old, new in zip(before["missions"], after["missions"], strict=True):
-        if old["result"] is None and new["result"] is not None:
-            Mission.objects.filter(game=game, number=new["number"]).update(
-                result=new["result"], fails=new["fails"]
-            )
-            mission = Mission.objects.get(game=game, number=new["number"])
-            size = mission.team.count() or new["size"]
-            cards = [False] * new["fails"] + [True] * (size - new["fails"])
-            random.SystemRandom().shuffle(cards)
-            MissionCard.objects.bulk_create(
-                MissionCard(mission=mission, success=card) for card in cards
-            )
-
-
-def _finish(game: Game, public: Mapping[str, Any]) -> list[str]:
+    seats: Mapping[int, Seat],
+    outcome: engine.Outcome,
+    roles: tuple[tuple[str, str], ...],
+) -> list[str]:
     """The game is over: turn every card up into the seats, for history and stats."""
-    outcome = public["outcome"]
-    seats = _seats_by_position(game)
-    for revealed in public["roles"]:
-        seat = seats[revealed["seat"]]
-        seat.role = revealed["role"]
-        seat.side = revealed["side"]
-        seat.won = revealed["side"] == outcome["winner"]
+    for position, (role, side) in enumerate(roles):
+        seat = seats[position]
+        seat.role = role
+        seat.side = side
+        seat.won = side == outcome.winner
     Seat.objects.bulk_update(seats.values(), ["role", "side", "won"])
     game.status = Game.Status.FINISHED
-    game.winner = outcome["winner"]
-    game.end_reason = outcome["reason"]
+    game.winner = str(outcome.winner)
+    game.end_reason = outcome.reason
     game.finished_at = timezone.now()
     return ["status", "winner", "end_reason", "finished_at"]
 
@@ -413,8 +313,8 @@ def _finish(game: Game, public: Mapping[str, Any]) -> list[str]:
 def chat_post(
     *, game: Game, user: User, text: str, channel: str = ChatMessage.Channel.TABLE
 ) -> ChatMessage:
-    """Table talk, limited in length and rate. The evil side's channel opens to evil
-    seats during the sniper phase only."""
+    """Table talk, limited in length and rate. A side's private channel (the evil side
+    in the sniper phase, the mafia at night) opens to the seats whose view lists it."""
     text = (text or "").strip()
     if not text:
         raise errors.ChatEmpty
@@ -427,14 +327,13 @@ def chat_post(
     if channel == ChatMessage.Channel.TABLE:
         if not game.chat_enabled:
             raise errors.ChatDisabled
-    elif channel == ChatMessage.Channel.EVIL:
+    else:
+        # A side's private channel: open to the seats whose own view opens it now.
         if game.status != Game.Status.PLAYING or seat.position is None:
             raise errors.ChatChannelClosed
         me = engine.view(load_state(game), seat.position)["me"]
-        if not me or "evil" not in me["channels"]:
+        if not isinstance(channel, str) or not me or channel not in me["channels"]:
             raise errors.ChatChannelClosed
-    else:
-        raise errors.ChatChannelClosed
     _chat_rate_check(game, user)
     message = ChatMessage.objects.create(
         game=game, author=user, channel=channel, text=text

@@ -14,11 +14,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games import engine, errors, services
+from games.families.registry import family_of, playable_rulesets
 from games.forms import CreateTableForm, move_from_fields
 from games.models import Game
 from games.rendering import table_page_context
 from games.selectors import game_by_code, lobby_tables, my_tables, table_context
-from games.words import WORDS
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -29,47 +29,21 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", context)
 
 
-def _rules_tables(ruleset: Any) -> dict[str, Any]:
-    """The seeds' tables as rows, read from the engine's data so the page can never
-    disagree with the game."""
-    evil = dict(ruleset.evil_counts)
-    mission, min_players = ruleset.two_fail_at
-    return {
-        "sides": [(n, n - evil[n], evil[n]) for n in sorted(evil)],
-        "sizes": [
-            (
-                n,
-                [
-                    (
-                        size,
-                        ruleset.two_fail_mission
-                        and i + 1 == mission
-                        and n >= min_players,
-                    )
-                    for i, size in enumerate(sizes)
-                ],
-            )
-            for n, sizes in ruleset.team_sizes
-        ],
-    }
-
-
 def rules(request: HttpRequest) -> HttpResponse:
     games = []
-    for code in engine.ruleset_codes():
-        if code not in WORDS:
-            continue
+    for code in playable_rulesets():
         ruleset = engine.get_ruleset(code)
+        family = family_of(code)
         games.append(
             {
                 "code": code,
-                "words": WORDS[code],
-                "ruleset": ruleset,
+                "words": family.words(code),
+                "template": family.rules_template,
                 "house_decisions": [gettext(text) for text in ruleset.house_decisions],
                 "options": [
                     (gettext(o.label), gettext(o.help)) for o in ruleset.options
                 ],
-                **_rules_tables(ruleset),
+                **family.rules_context(code),
             }
         )
     return render(request, "games/rules.html", {"games": games})
@@ -212,7 +186,7 @@ def game_abandon(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def game_act(request: HttpRequest, code: str) -> HttpResponse:
     def act(game: Game) -> None:
-        action, turn = move_from_fields(request.POST)
+        action, turn = move_from_fields(game.ruleset, request.POST)
         services.game_act(game=game, user=request.user, action=action, turn=turn)
 
     return _post_service(request, code, act)

@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.words import WORDS
+from games.families.registry import known_words
 from history import charts
 from history.selectors import ROLE_KINDS, PlayerStats, Tally
 
@@ -101,11 +101,16 @@ def _role_label(kind: str) -> str:
     return labels[kind]
 
 
+def _game_label(code: str) -> str:
+    words = known_words(code)
+    return str(words.game) if words else code
+
+
 def _rows(username: str, stats: PlayerStats) -> dict[str, list[RecordRow]]:
     by_ruleset = [
         RecordRow(
             key=code,
-            label=str(WORDS[code].game) if code in WORDS else code,
+            label=_game_label(code),
             record=_record(username, tally, ruleset=code),
         )
         for code, tally in sorted(stats.by_ruleset.items())

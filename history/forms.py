@@ -13,8 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from accounts.models import User
-from games import engine
-from games.words import WORDS
+from games.families.registry import playable_rulesets, words_of
 from history.selectors import (
     FACTS,
     RESULTS,
@@ -28,7 +27,7 @@ PLAYER_COUNTS = range(3, 11)
 
 def _ruleset_choices() -> list[tuple[str, Any]]:
     return [("", _("Any game"))] + [
-        (code, WORDS[code].game) for code in engine.ruleset_codes() if code in WORDS
+        (code, words_of(code).game) for code in playable_rulesets()
     ]
 
 

@@ -20,9 +20,8 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
+from games.families.registry import family_of, known_words
 from games.models import Game
-from games.presenters import board
-from games.words import WORDS, role_name, side_name
 from history import replay
 from history.selectors import GameRow
 
@@ -77,9 +76,10 @@ def _option_labels(ruleset: str, options: dict[str, object]) -> list[str]:
 
 
 def _winner_label(ruleset: str, winner: str) -> str:
-    if not winner or ruleset not in WORDS:
+    words = known_words(ruleset)
+    if not winner or words is None:
         return winner
-    return _("%(side)s win") % {"side": str(side_name(ruleset, winner)).capitalize()}
+    return _("%(side)s win") % {"side": str(words.side(winner)).capitalize()}
 
 
 def listed_games(rows: Iterable[GameRow]) -> list[ListedGame]:
@@ -88,12 +88,12 @@ def listed_games(rows: Iterable[GameRow]) -> list[ListedGame]:
     listed = []
     for row in rows:
         game = row.game
-        words = WORDS.get(game.ruleset)
+        words = known_words(game.ruleset)
         game_name = str(words.game) if words else game.ruleset
         subject = row.subject
         role = ""
         if subject is not None and subject.role and words:
-            role = str(role_name(game.ruleset, subject.role))
+            role = str(words.role(subject.role))
         listed.append(
             ListedGame(
                 code=game.code,
@@ -140,7 +140,7 @@ def replay_context(
     viewer_seat: int | None,
 ) -> dict[str, Any]:
     """The template context of the replay section (``history/_replay.html``, which
-    includes the live table's ``games/_board.html`` read-only)."""
+    includes the family's live board template read-only)."""
     shown = replay.screen(
         game, names, step=step, seat=perspective, viewer_seat=viewer_seat
     )
@@ -158,7 +158,8 @@ def replay_context(
         "screen": shown,
         "game": game,
         "view": shown.view,
-        "board": board(shown.view, names),
+        "family": family_of(game.ruleset),
+        "board": family_of(game.ruleset).board(shown.view, names),
         "readonly": True,
         "links": {
             "first": link(0),

@@ -3,15 +3,14 @@
 Step ``k`` is the game after its first ``k`` actions (0: the deal). The board at a
 step is always the engine's own ``view()`` of ``games.state.state_at(game, k)``,
 rendered by the live table's template, so a replay cannot disagree with what a
-player saw during the game. Two adjustments, both made to the view before it is
-rendered, never to the state:
+player saw during the game. The engine gives the replay's perspectives itself
+(``view(state, seat, after=final, own=...)``), so the leak oracle covers them:
 
-* **as one player**: exactly that seat's view, except that who played which mission
-  card stays secret forever (RULES.md §1), so the seat's own cards are removed unless
-  the person watching *is* that player;
+* **as one player**: exactly what that seat knew at the step, minus what stays the
+  player's own secret forever (in the Resistance games, who played which mission
+  card) unless the person watching *is* that player;
 * **as everyone**: the spectator's view, with what became public at the end laid over
-  it (every role and side, the check results, the sniper's seat). A vote in progress
-  stays "voted / not yet", and no card is ever attributed to a seat.
+  it by the engine.
 
 An abandoned game never ended, so nothing of it became public: it replays only as a
 spectator saw it.
@@ -21,23 +20,19 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from games import engine
+from games.families.registry import family_of
 from games.models import Game
 from games.state import action_log, game_setup, load_state, state_at
-from games.words import phrases_for, side_name
 
 EVERYONE = "all"
 """The ``as`` value of the view with every role turned up."""
-
-MILESTONES = frozenset(
-    {"propose", "votes_revealed", "mission_done", "check", "claim", "shoot"}
-)
 
 _CACHE_SIZE = 256
 _events_cache: OrderedDict[tuple[str, int], list[list[engine.Event]]] = OrderedDict()
@@ -86,100 +81,23 @@ def public_events(game: Game) -> list[list[engine.Event]]:
     return steps
 
 
-def _team(names: Mapping[int, str], seats: Sequence[int]) -> str:
-    return ", ".join(names.get(seat, "?") for seat in seats)
-
-
-def _sentence(event: engine.Event, ruleset: str, names: Mapping[int, str]) -> str:
-    """One public event in the game's own words; "" for those a step label skips."""
-    data = event.data
-    name = names.get
-    kind = event.kind
-    if kind == "game_started":
-        return phrases_for(ruleset).dealt % {"name": name(data["leader"], "?")}
-    if kind == "proposed":
-        return phrases_for(ruleset).proposed % {
-            "mission": data["mission"],
-            "attempt": data["attempt"],
-            "leader": name(data["leader"], "?"),
-            "team": _team(names, data["team"]),
-        }
-    if kind == "voted":
-        return _("%(name)s votes.") % {"name": name(data["seat"], "?")}
-    if kind == "votes_revealed":
-        votes = list(data["votes"].values())
-        numbers = {"yes": votes.count(True), "no": votes.count(False)}
-        if data["approved"]:
-            return phrases_for(ruleset).approved % numbers
-        return phrases_for(ruleset).rejected % numbers
-    if kind == "leader_changed":
-        return phrases_for(ruleset).new_leader % {"name": name(data["leader"], "?")}
-    if kind == "card_played":
-        return phrases_for(ruleset).card_played % {"name": name(data["seat"], "?")}
-    if kind == "mission_done":
-        fails = data["fails"]
-        phrases = phrases_for(ruleset)
-        text = phrases.mission_succeeds if data["success"] else phrases.mission_fails
-        return text % {"mission": data["mission"], "fails": fails}
-    if kind == "sniper_phase":
-        return _("The sniper gets one shot at the scout.")
-    if kind == "check_started":
-        return _("%(name)s holds the check token.") % {
-            "name": name(data["holder"], "?")
-        }
-    if kind == "checked":
-        return _("%(holder)s checks %(target)s.") % {
-            "holder": name(data["holder"], "?"),
-            "target": name(data["target"], "?"),
-        }
-    if kind == "claimed":
-        return _("%(holder)s announces: %(target)s is %(side)s.") % {
-            "holder": name(data["holder"], "?"),
-            "target": name(data["target"], "?"),
-            "side": side_name(ruleset, data["claim"]),
-        }
-    if kind == "shot":
-        text = (
-            _("The sniper %(sniper)s shoots %(target)s: the scout is hit.")
-            if data["hit"]
-            else _("The sniper %(sniper)s shoots %(target)s and misses the scout.")
-        )
-        return text % {
-            "sniper": name(data["sniper"], "?"),
-            "target": name(data["target"], "?"),
-        }
-    if kind == "game_over":
-        return _("%(side)s win.") % {
-            "side": str(side_name(ruleset, data["winner"])).capitalize()
-        }
-    return ""
-
-
-_KIND_OF_ACTION = {
-    "game_started": "deal",
-    "proposed": "propose",
-    "voted": "vote",
-    "card_played": "play",
-    "checked": "check",
-    "claimed": "claim",
-    "shot": "shoot",
-}
-
-
 def steps(game: Game, names: Mapping[int, str]) -> list[Step]:
     """Every step of the game, labelled from its public events only."""
     ruleset = game.ruleset
+    family = family_of(ruleset)
     result = []
     for number, events in enumerate(public_events(game)):
-        kinds = {event.kind for event in events}
-        kind = next(
-            (_KIND_OF_ACTION[e.kind] for e in events if e.kind in _KIND_OF_ACTION), ""
-        )
+        kind, milestone = family.step_kind(events)
         label = " ".join(
-            text for text in (_sentence(e, ruleset, names) for e in events) if text
+            text
+            for text in (family.sentence(e, ruleset, names) for e in events)
+            if text
         )
-        milestone = kind in MILESTONES or bool(kinds & MILESTONES) or number == 0
-        result.append(Step(number=number, kind=kind, label=label, milestone=milestone))
+        result.append(
+            Step(
+                number=number, kind=kind, label=label, milestone=milestone or not number
+            )
+        )
     return result
 
 
@@ -200,46 +118,20 @@ def clamp_step(value: str | None, last: int, default: int) -> int:
     return max(0, min(int(value), last))
 
 
-def _without_cards(view: dict[str, Any]) -> dict[str, Any]:
-    """The seat's view minus the cards it played: those stay its own secret."""
-    me = view.get("me")
-    if me:
-        view["me"] = {**me, "card": None, "cards": {}}
-    return view
-
-
-def _with_reveal(view: dict[str, Any], final: Mapping[str, Any]) -> dict[str, Any]:
-    """A spectator's view with what the end of the game made public laid over it.
-
-    Only facts that the final spectator view itself states are copied: every role
-    and side, each check's true result, the sniper's seat. Nothing else changes, so
-    votes in progress and mission cards stay as the spectator saw them.
-    """
-    view["roles"] = final["roles"]
-    final_checks = final["checks"]
-    view["checks"] = [
-        {**check, "result": final_checks[index]["result"]}
-        for index, check in enumerate(view["checks"])
-    ]
-    if view["sniper"] and final["sniper"]:
-        view["sniper"] = {**view["sniper"], "sniper": final["sniper"]["sniper"]}
-    return view
-
-
 def view_at(
     game: Game, step: int, seat: int | None, *, viewer_seat: int | None = None
 ) -> dict[str, Any]:
     """What the replay shows at ``step``: as ``seat`` (None: everyone), for a person
     sitting at ``viewer_seat`` (None: anyone else)."""
     state = state_at(game, step)
-    finished = game.status == Game.Status.FINISHED
-    if seat is not None and finished:
-        view = engine.view(state, seat)
-        return view if viewer_seat == seat else _without_cards(view)
-    view = engine.view(state, None)
-    if not finished:
-        return view
-    return _with_reveal(view, engine.view(load_state(game), None))
+    if game.status != Game.Status.FINISHED:
+        return engine.view(state, None)
+    return engine.view(
+        state,
+        seat,
+        after=load_state(game),
+        own=seat is not None and viewer_seat == seat,
+    )
 
 
 # --- one screen of the replay -----------------------------------------------------

@@ -34,17 +34,15 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engine
-from games.models import (
-    ChatMessage,
+from games.families.resistance.models import (
     Check,
-    Game,
     Mission,
     Proposal,
-    Seat,
     Shot,
     Side,
     Vote,
 )
+from games.models import ChatMessage, Game, Seat
 
 Viewer = User | AnonymousUser | None
 """Whoever is looking: a player, an anonymous visitor, or nobody in particular."""
@@ -424,7 +422,7 @@ class GameRecord:
     missions: list[MissionRecord] = field(default_factory=list)
     checks: list[CheckRecord] = field(default_factory=list)
     shot: ShotRecord | None = None
-    evil_chat: list[ChatMessage] = field(default_factory=list)
+    side_chats: list[tuple[str, list[ChatMessage]]] = field(default_factory=list)
     table_chat: list[ChatMessage] = field(default_factory=list)
 
     @property
@@ -502,7 +500,10 @@ def game_record(game: Game) -> GameRecord:
         .select_related("author")
         .order_by("created_at", "pk")
     )
-    record.evil_chat = [m for m in chat if m.channel == ChatMessage.Channel.EVIL]
+    private = sorted({m.channel for m in chat} - {ChatMessage.Channel.TABLE})
+    record.side_chats = [
+        (channel, [m for m in chat if m.channel == channel]) for channel in private
+    ]
     if game.chat_enabled:
         record.table_chat = [m for m in chat if m.channel == ChatMessage.Channel.TABLE]
     return record

@@ -14,11 +14,10 @@ from django_htmx.http import push_url
 
 from accounts.models import User
 from games import engine
+from games.families.registry import family_of
 from games.models import Game
-from games.presenters import board
 from games.rendering import option_labels
 from games.state import load_state
-from games.words import words_for
 from history import export, presenters, selectors
 from history.forms import HistoryFilterForm
 
@@ -76,13 +75,16 @@ def game_review(request: HttpRequest, code: str) -> HttpResponse:
     game = _game_or_404(request, code)
     context: dict[str, Any] = {
         "game": game,
-        "words": words_for(game.ruleset),
+        "words": family_of(game.ruleset).words(game.ruleset),
+        "family": family_of(game.ruleset),
         "option_labels": option_labels(game),
     }
     if game.status == Game.Status.FINISHED:
         record = selectors.game_record(game)
         names = record.names
-        final = board(engine.view(load_state(game), None), names)
+        final = family_of(game.ruleset).board(
+            engine.view(load_state(game), None), names
+        )
         context.update(record=record, final=final, seat_names=names)
     else:
         names = selectors.seat_names(game)

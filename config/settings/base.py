@@ -13,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from games.families import FAMILIES
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
@@ -52,6 +54,8 @@ INSTALLED_APPS = [
     "csp",
     "accounts",
     "games",
+    # Each game family is an app of its own, listed once in games/families/__init__.py.
+    *(f"games.families.{family}" for family in FAMILIES),
     "history",
     "api",
 ]

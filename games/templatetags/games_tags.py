@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from django import template
 
+from games.families.registry import known_words
 from games.models import Game
 from games.rendering import option_labels
-from games.words import WORDS
 
 register = template.Library()
 
 
 @register.filter
 def game_name(ruleset: str) -> str:
-    words = WORDS.get(ruleset)
+    words = known_words(ruleset)
     return str(words.game) if words else ruleset
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 
 from accounts.models import User
-from games.words import WORDS, role_name, side_name
+from games.families.registry import known_words
 from history import figures, selectors
 from history.presenters import listed_games
 
@@ -23,16 +23,24 @@ PROFILE_GAMES = 10
 
 @register.simple_tag
 def role_label(ruleset: str, role: str) -> str:
-    if not role or ruleset not in WORDS:
+    words = known_words(ruleset)
+    if not role or words is None:
         return role
-    return str(role_name(ruleset, role))
+    return str(words.role(role))
 
 
 @register.simple_tag
 def side_label(ruleset: str, side: str) -> str:
-    if not side or ruleset not in WORDS:
+    words = known_words(ruleset)
+    if not side or words is None:
         return side
-    return str(side_name(ruleset, side))
+    return str(words.side(side))
+
+
+@register.filter
+def channel_name(words: Any, channel: str) -> str:
+    """``words|channel_name:code``: a chat channel's name in the game's words."""
+    return str(words.channel(channel)) if words else channel
 
 
 @register.filter

@@ -9,7 +9,8 @@ import pytest
 
 from games import engine
 from games.engine import oracle
-from games.models import GameAction, Seat, Vote
+from games.families.resistance.models import Vote
+from games.models import GameAction, Seat
 from tests.api.support import (
     Api,
     act,

@@ -218,7 +218,7 @@ def test_action_body_checked_strictly(
         ({"text": ""}, "out_of_range", "text"),
         ({"text": "x" * 301}, "out_of_range", "text"),
         ({"text": 5}, "wrong_type", "text"),
-        ({"text": "hi", "channel": "mafia"}, "invalid_choice", "channel"),
+        ({"text": "hi", "channel": "Mafia!"}, "invalid_format", "channel"),
         ({"text": "hi", "to": "olga"}, "unknown_field", "to"),
     ],
 )
@@ -255,7 +255,12 @@ def test_query_parameters_checked_strictly(bot: Api, query: str, code: str) -> N
 
 
 @pytest.mark.parametrize(
-    ("query", "code"), [("?after=x", "wrong_type"), ("?channel=all", "invalid_choice")]
+    ("query", "code"),
+    [
+        ("?after=x", "wrong_type"),
+        ("?channel=All!", "invalid_format"),
+        ("?channel=mafia", "chat_channel_closed"),
+    ],
 )
 def test_chat_query_checked(query: str, code: str) -> None:
     table, players = open_table()

@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 
 from games import engine
-from games.models import GameAction, Mission, Proposal, Vote
+from games.families.resistance.models import Mission, Proposal, Vote
+from games.models import GameAction
 from tests.api.support import Answer, act, by_seat, game, open_table, state_of
 from tests.conftest import uses_postgres
 

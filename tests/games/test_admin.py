@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 
 from games import engine, services
-from games.models import GameAction, Vote
+from games.families.resistance.models import Vote
+from games.models import GameAction
 from games.state import load_state
 from tests.factories import UserFactory
 from tests.games.conftest import play_until, seated_users, start_table
@@ -17,15 +18,15 @@ from tests.games.conftest import play_until, seated_users, start_table
 pytestmark = pytest.mark.django_db
 
 PAGES = [
-    "game",
-    "gameaction",
-    "mission",
-    "missioncard",
-    "proposal",
-    "vote",
-    "check",
-    "shot",
-    "chatmessage",
+    "games/game",
+    "games/gameaction",
+    "resistance/mission",
+    "resistance/missioncard",
+    "resistance/proposal",
+    "resistance/vote",
+    "resistance/check",
+    "resistance/shot",
+    "games/chatmessage",
 ]
 
 
@@ -40,7 +41,7 @@ def test_every_admin_page_renders(staff: Client) -> None:
     game = start_table("partisans", 7, {"scout": True, "check": True})
     play_until(game, random.Random(2), lambda g: False)
     for page in PAGES:
-        response = staff.get(f"/admin/games/{page}/")
+        response = staff.get(f"/admin/{page}/")
         assert response.status_code == 200, page
     assert staff.get(f"/admin/games/game/{game.pk}/change/").status_code == 200
 
@@ -57,7 +58,7 @@ def test_a_vote_in_progress_and_every_card_stay_hidden(staff: Client) -> None:
         turn=game.turn,
     )
     vote = Vote.objects.get(proposal__approved__isnull=True, seat__position=voter)
-    body = staff.get(f"/admin/games/vote/{vote.pk}/change/").content.decode()
+    body = staff.get(f"/admin/resistance/vote/{vote.pk}/change/").content.decode()
     assert "False" not in body
     action = GameAction.objects.filter(game=game).latest("number")
     body = staff.get("/admin/games/gameaction/").content.decode()

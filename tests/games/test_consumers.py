@@ -15,7 +15,7 @@ from django.test import Client
 from config.asgi import application
 from games import engine, services
 from games.engine import oracle
-from games.models import ChatMessage, Game
+from games.models import Game
 from games.state import load_state
 from tests.factories import UserFactory
 from tests.games.conftest import play_until, seated_users, start_table
@@ -192,7 +192,7 @@ async def test_the_evil_channel_reaches_evil_seats_only() -> None:
         game=game,
         user=users[evil],
         text="целимся в третьего",
-        channel=ChatMessage.Channel.EVIL,
+        channel="evil",
     )
     for position, socket in sockets.items():
         received = await drain(socket)

@@ -14,11 +14,11 @@ from django.utils import translation
 
 from games import engine
 from games.engine import oracle
+from games.families.registry import words_of
 from games.models import Game
 from games.rendering import render_live
 from games.selectors import table_context
 from games.state import load_state
-from games.words import WORDS
 from tests.factories import UserFactory
 from tests.games.conftest import play_one, seated_users, start_table
 
@@ -31,8 +31,8 @@ def secret_words(ruleset: str) -> dict[str, list[str]]:
     words: dict[str, list[str]] = {}
     for language in ("ru", "en"):
         with translation.override(language):
-            w = WORDS[ruleset]
-            for code, text in [("good", w.good), ("evil", w.evil), *w.roles.items()]:
+            w = words_of(ruleset)
+            for code, text in [*w.sides.items(), *w.roles.items()]:
                 words.setdefault(code, []).append(str(text))
     return words
 
@@ -117,7 +117,7 @@ def test_the_oracle_would_catch_a_role_on_a_page() -> None:
     truth = engine.view(state, other)["me"]
     words = secret_words("partisans")
     with translation.override("ru"):
-        label = str(WORDS["partisans"].roles[truth["role"]])
+        label = str(words_of("partisans").role(truth["role"]))
     planted = f'<li data-seat="{other}">Оля <span>{label}</span></li>'
     assert oracle.find_leaks(state, viewer, planted, words)
     marked = f'<li data-seat="{other}" data-side="{truth["side"]}">Оля</li>'

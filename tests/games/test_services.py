@@ -9,18 +9,15 @@ import random
 import pytest
 
 from games import engine, errors, services
-from games.models import (
-    ChatMessage,
+from games.families.resistance.models import (
     Check,
-    Game,
-    GameAction,
     Mission,
     MissionCard,
     Proposal,
-    Seat,
     Shot,
     Vote,
 )
+from games.models import ChatMessage, Game, GameAction, Seat
 from games.state import load_state
 from tests.factories import UserFactory
 from tests.games.conftest import (

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bench import history as bench
-from games.models import Check, Mission, Proposal, Seat, Shot
+from games.families.resistance.models import Check, Mission, Proposal, Shot
+from games.models import Seat
 from games.state import action_log, game_setup
 from tests.history.builders import Table, deal, random_game
 

@@ -13,7 +13,7 @@ from django.test import Client
 
 from games import engine
 from games.engine import oracle
-from games.models import Mission, Vote
+from games.families.resistance.models import Mission, Vote
 from history import export
 from tests.history.builders import Table, random_game
 from tests.history.records import g1_evil_win, g4_scout_shot, g5_abandoned

@@ -13,8 +13,8 @@ from django.test import Client
 
 from games import engine
 from games.engine import oracle
+from games.families.resistance.words import WORDS
 from games.state import action_log, game_setup
-from games.words import WORDS
 from history import replay
 from tests.history.builders import Table, random_game
 

@@ -10,7 +10,6 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.models import ChatMessage
 from tests.history.builders import deal, random_game
 from tests.history.records import g1_evil_win, g4_scout_shot, g5_abandoned
 
@@ -103,7 +102,7 @@ def test_the_evil_sides_channel_is_readable_after_the_game(client: Client) -> No
         game=table.refresh(),
         user=table.users["cat"],
         text="Shoot <Ann>, she knew",
-        channel=ChatMessage.Channel.EVIL,
+        channel="evil",
     )
     table.shoot("bob", "dan")
     page = _page(client, table.game.code)

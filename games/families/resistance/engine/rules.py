@@ -183,12 +183,21 @@ def start(
 ) -> tuple[GameState, Events]:
     """The dealt state and the public ``game_started`` event (no role in it)."""
     state = deal(ruleset, game_setup)
+    table = state.table
     data = {
         "ruleset": ruleset.code,
-        "players": state.table.players,
+        "players": table.players,
         "options": dict(game_setup.options),
         "leader": state.leader,
         "token": state.token,
+        "missions": [
+            {
+                "number": number,
+                "size": team_size(state, number),
+                "two_fails": number == table.two_fails_mission,
+            }
+            for number in range(1, MISSIONS + 1)
+        ],
     }
     return state, [Event("game_started", data)]
 
@@ -508,10 +517,18 @@ def _check(state: GameState, seat: int, action: Check) -> tuple[GameState, Event
     result = state.table.sides[target]
     record = CheckRecord(state.mission - 1, seat, target, result, None)
     events = [
-        Event("checked", {"holder": seat, "target": target}),
+        Event(
+            "checked",
+            {"holder": seat, "target": target, "after_mission": record.after_mission},
+        ),
         Event(
             "check_result",
-            {"holder": seat, "target": target, "side": result.value},
+            {
+                "holder": seat,
+                "target": target,
+                "side": result.value,
+                "after_mission": record.after_mission,
+            },
             frozenset((seat,)),
         ),
     ]

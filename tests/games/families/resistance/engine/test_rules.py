@@ -304,7 +304,11 @@ def test_check_token_runs_after_missions_two_three_and_four() -> None:
     truth = state.table.sides[target].value
     checked = {e.kind: e for e in events}
     assert checked["checked"].visible_to is None
-    assert dict(checked["checked"].data) == {"holder": first_holder, "target": target}
+    assert dict(checked["checked"].data) == {
+        "holder": first_holder,
+        "target": target,
+        "after_mission": 2,
+    }
     assert checked["check_result"].visible_to == {first_holder}
     assert checked["check_result"].data["side"] == truth
     assert view(state, first_holder)["checks"][0]["result"] == truth

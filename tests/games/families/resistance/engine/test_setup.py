@@ -24,7 +24,12 @@ from games.engine import (
     view,
 )
 from games.families.resistance.engine import GameState, Phase, Side
-from tests.games.families.resistance.engine.support import EVIL, GOOD, new_game
+from tests.games.families.resistance.engine.support import (
+    CLASSIC_SIZES,
+    EVIL,
+    GOOD,
+    new_game,
+)
 
 ROLE_CODES = {
     "partisans": ("partisan", "traitor"),
@@ -231,6 +236,9 @@ def test_start_announces_the_game_without_roles() -> None:
     assert event.kind == "game_started" and event.visible_to is None
     assert event.data["leader"] == state.leader
     assert event.data["token"] == state.token
+    assert [m["size"] for m in event.data["missions"]] == list(CLASSIC_SIZES[7])
+    two_fails = [m["two_fails"] for m in event.data["missions"]]
+    assert two_fails == [False, False, False, True, False]
     assert "roles" not in event.data and "sides" not in event.data
 
 

@@ -8,13 +8,12 @@ Words that differ by game are translated with a context named after the ruleset
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import npgettext_lazy, pgettext_lazy
 
-Text = str | Promise
+from games.families.registry import GameWords, Text
 
 
 @dataclass(frozen=True)
@@ -252,10 +251,11 @@ def phrases_for(ruleset: str) -> Phrases:
     return PHRASES[ruleset]
 
 
-@dataclass(frozen=True)
-class Words:
-    game: Text
-    tagline: Text
+@dataclass(frozen=True, kw_only=True)
+class Words(GameWords):
+    """A Resistance game's words: the platform's (name, sides, roles, channels) and
+    the board's own (leader, team, mission, cards...)."""
+
     leader: Text
     team: Text
     mission: Text
@@ -264,12 +264,17 @@ class Words:
     fail_card: Text
     mission_success: Text
     mission_fail: Text
-    good: Text
-    evil: Text
-    roles: dict[str, Text] = field(default_factory=dict)
     # Card colours where the game has them (werewolves: black guards, red attacks).
     success_colour: Text = ""
     fail_colour: Text = ""
+
+    @property
+    def good(self) -> Text:
+        return self.side("good")
+
+    @property
+    def evil(self) -> Text:
+        return self.side("evil")
 
 
 WORDS: dict[str, Words] = {
@@ -287,8 +292,11 @@ WORDS: dict[str, Words] = {
         fail_card=pgettext_lazy("partisans", "Sabotage"),
         mission_success=pgettext_lazy("partisans", "success"),
         mission_fail=pgettext_lazy("partisans", "failed"),
-        good=pgettext_lazy("partisans", "partisans"),
-        evil=pgettext_lazy("partisans", "traitors"),
+        sides={
+            "good": pgettext_lazy("partisans", "partisans"),
+            "evil": pgettext_lazy("partisans", "traitors"),
+        },
+        channels={"evil": pgettext_lazy("partisans", "the traitors' channel")},
         roles={
             "partisan": pgettext_lazy("partisans", "Partisan"),
             "traitor": pgettext_lazy("partisans", "Traitor"),
@@ -307,8 +315,11 @@ WORDS: dict[str, Words] = {
         fail_card=pgettext_lazy("trust_no_one", "Sabotage"),
         mission_success=pgettext_lazy("trust_no_one", "completed"),
         mission_fail=pgettext_lazy("trust_no_one", "sabotaged"),
-        good=pgettext_lazy("trust_no_one", "agents"),
-        evil=pgettext_lazy("trust_no_one", "spies"),
+        sides={
+            "good": pgettext_lazy("trust_no_one", "agents"),
+            "evil": pgettext_lazy("trust_no_one", "spies"),
+        },
+        channels={"evil": pgettext_lazy("trust_no_one", "the spies' channel")},
         roles={
             "agent": pgettext_lazy("trust_no_one", "Agent"),
             "spy": pgettext_lazy("trust_no_one", "Spy"),
@@ -328,8 +339,11 @@ WORDS: dict[str, Words] = {
         fail_card=pgettext_lazy("werewolves", "Attack"),
         mission_success=pgettext_lazy("werewolves", "curse lifted"),
         mission_fail=pgettext_lazy("werewolves", "townsfolk killed"),
-        good=pgettext_lazy("werewolves", "townsfolk"),
-        evil=pgettext_lazy("werewolves", "werewolves"),
+        sides={
+            "good": pgettext_lazy("werewolves", "townsfolk"),
+            "evil": pgettext_lazy("werewolves", "werewolves"),
+        },
+        channels={"evil": pgettext_lazy("werewolves", "the werewolves' channel")},
         roles={
             "villager": pgettext_lazy("werewolves", "Townsperson"),
             "werewolf": pgettext_lazy("werewolves", "Werewolf"),
@@ -345,9 +359,8 @@ def words_for(ruleset: str) -> Words:
 
 
 def role_name(ruleset: str, role: str) -> Text:
-    return WORDS[ruleset].roles.get(role, role)
+    return WORDS[ruleset].role(role)
 
 
 def side_name(ruleset: str, side: str) -> Text:
-    words = WORDS[ruleset]
-    return words.good if side == "good" else words.evil
+    return WORDS[ruleset].side(side)

@@ -16,7 +16,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.words import Words, phrases_for, role_name, side_name, words_for
+from games.families.resistance.words import (
+    Words,
+    phrases_for,
+    role_name,
+    side_name,
+    words_for,
+)
 
 MAX_REJECTIONS = 5
 

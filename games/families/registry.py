@@ -1,0 +1,172 @@
+"""The platform's side of a game family: what the site asks of a family, and where it
+finds it.
+
+The rules of a game are its engine (``games.engine``, pure Python). Everything else
+that knows one family (its records, its board, its words, how a form names a move, its
+sentences in the log and the replay, its stats and its API schemas) lives in the
+family's folder, behind one :class:`Family` object that the family's app registers in
+its ``ready()``. The platform (tables, services, consumers, history, the API, the
+admin) reaches a family only through :func:`family_of` and never names a family's
+fields: adding a game is a folder and one line in ``games.families.FAMILIES``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from django.utils.functional import Promise
+
+from games import engine
+
+if TYPE_CHECKING:
+    from games.models import Game, Seat
+
+Text = str | Promise
+"""A translatable string: lazy until rendered in the reader's language."""
+
+
+@dataclass(frozen=True)
+class GameWords:
+    """The words the platform needs for any game: its name, a one-line description,
+    and the names of its sides, roles and chat channels (codes from the engine)."""
+
+    game: Text
+    tagline: Text
+    sides: Mapping[str, Text] = field(default_factory=dict)
+    roles: Mapping[str, Text] = field(default_factory=dict)
+    channels: Mapping[str, Text] = field(default_factory=dict)
+
+    def side(self, code: str) -> Text:
+        return self.sides.get(code, code)
+
+    def role(self, code: str) -> Text:
+        return self.roles.get(code, code)
+
+    def channel(self, code: str) -> Text:
+        return self.channels.get(code, code)
+
+
+class Family:
+    """One game family as the platform sees it. A family subclasses this in its
+    folder's ``family.py`` and fills in what its games need; the defaults here are
+    what a family without that feature gets.
+    """
+
+    code: ClassVar[str]
+    """The family's folder name (``games/families/<code>/``)."""
+    board_template: ClassVar[str]
+    """The template of a table's live board, given ``board`` (from :meth:`board`)."""
+    review_template: ClassVar[str] = ""
+    """The template of the family's part of a finished game's review page."""
+
+    # --- words ---------------------------------------------------------------------
+
+    def words(self, ruleset: str) -> GameWords:
+        """The words of one of the family's games."""
+        raise NotImplementedError
+
+    def rules_context(self, ruleset: str) -> dict[str, Any]:
+        """What the Rules page shows of a game beyond its words and house decisions
+        (tables of numbers read from the engine's data)."""
+        return {}
+
+    rules_template: ClassVar[str] = ""
+
+    # --- the live table ------------------------------------------------------------
+
+    def board(self, view: Mapping[str, Any], names: Mapping[int, str]) -> Any:
+        """What the live board shows to the viewer whose ``view`` this is (built from
+        the engine's view alone: no database, nothing else)."""
+        raise NotImplementedError
+
+    def parse_move(self, fields: Any) -> dict[str, Any]:
+        """The engine action a page's form fields (a QueryDict, or the same fields
+        sent as JSON over the socket) ask for; raises ``games.errors.BadAction``."""
+        raise NotImplementedError
+
+    def project(
+        self,
+        *,
+        game: Game,
+        seats: Mapping[int, Seat],
+        events: Sequence[engine.Event],
+        state: Any,
+    ) -> None:
+        """Write the family's own records for one move (or the deal) from the
+        engine's events, in the move's transaction. ``seats`` maps positions to
+        seats; ``state`` is the state after the move."""
+
+    def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
+        """A logged move as the admin may show it: with every secret it carries
+        blanked (a vote until the game is over, a card forever...)."""
+        return payload
+
+    # --- history -------------------------------------------------------------------
+
+    def sentence(
+        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
+    ) -> str:
+        """One public event in the game's own words ("" to leave it out)."""
+        return ""
+
+    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
+        """``(kind, milestone)`` of a replay step from its public events: the kind
+        names the move; milestones are the steps the replay's quick links jump to."""
+        return "", False
+
+    def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
+        """What the family's part of a finished game's review page shows (from its
+        records)."""
+        return {}
+
+    def export(self, game: Game) -> dict[str, Any]:
+        """The family's records of a finished game for the JSON export."""
+        return {}
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> Family:
+    """Make ``family`` known to the platform (from the family app's ``ready``)."""
+    known = _FAMILIES.get(family.code)
+    if known is not None and type(known) is not type(family):
+        raise ValueError(f"family {family.code!r} is already registered")
+    _FAMILIES[family.code] = family
+    return family
+
+
+def family_of(ruleset: str) -> Family:
+    """The family of a game code; raises ``engine.UnknownRuleset`` for an unknown
+    game and ``LookupError`` if its family's app is not installed."""
+    code = engine.get_ruleset(ruleset).family
+    try:
+        return _FAMILIES[code]
+    except KeyError:
+        raise LookupError(f"the family {code!r} is not installed") from None
+
+
+def words_of(ruleset: str) -> GameWords:
+    """The words of a game, through its family."""
+    return family_of(ruleset).words(ruleset)
+
+
+def known_words(ruleset: str) -> GameWords | None:
+    """The words of a game, or None for a game the site cannot name (its family is
+    not installed, or the code is unknown): history still lists such games."""
+    try:
+        return words_of(ruleset)
+    except (LookupError, engine.UnknownRuleset):
+        return None
+
+
+def playable_rulesets() -> tuple[str, ...]:
+    """Every game the site offers: the engine's registered codes whose family app is
+    installed, in registration order."""
+    return tuple(
+        code
+        for code in engine.ruleset_codes()
+        if engine.get_ruleset(code).family in _FAMILIES
+    )

@@ -1,0 +1,80 @@
+"""The Resistance family (``partisans``, ``trust_no_one``, ``werewolves``) as the
+platform sees it: one object that hands each of the platform's questions to the
+family's own module."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games import engine
+from games.families.registry import Family
+from games.families.resistance import moves, presenters, projection, sentences
+from games.families.resistance.words import WORDS, Words
+from games.models import Game, Seat
+
+
+class ResistanceFamily(Family):
+    code = "resistance"
+    board_template = "resistance/board.html"
+    review_template = "resistance/review.html"
+    rules_template = "resistance/rules.html"
+
+    def words(self, ruleset: str) -> Words:
+        return WORDS[ruleset]
+
+    def rules_context(self, ruleset: str) -> dict[str, Any]:
+        """The seeds' tables as rows, read from the engine's data so the page can
+        never disagree with the game."""
+        rules = engine.get_ruleset(ruleset)
+        evil = dict(rules.evil_counts)  # type: ignore[attr-defined]
+        mission, min_players = rules.two_fail_at  # type: ignore[attr-defined]
+        two_fails = rules.two_fail_mission  # type: ignore[attr-defined]
+        return {
+            "sides": [(n, n - evil[n], evil[n]) for n in sorted(evil)],
+            "sizes": [
+                (
+                    n,
+                    [
+                        (size, two_fails and i + 1 == mission and n >= min_players)
+                        for i, size in enumerate(sizes)
+                    ],
+                )
+                for n, sizes in rules.team_sizes  # type: ignore[attr-defined]
+            ],
+            "ruleset": rules,
+        }
+
+    def board(self, view: Mapping[str, Any], names: Mapping[int, str]) -> Any:
+        return presenters.board(view, names)
+
+    def parse_move(self, fields: Any) -> dict[str, Any]:
+        return moves.parse_move(fields)
+
+    def project(
+        self,
+        *,
+        game: Game,
+        seats: Mapping[int, Seat],
+        events: Sequence[engine.Event],
+        state: Any,
+    ) -> None:
+        projection.project(game=game, seats=seats, events=events)
+
+    def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
+        if payload.get("type") == "play":
+            payload["card"] = "•"  # who played which card is never shown
+        elif payload.get("type") == "vote" and not finished:
+            payload["approve"] = "•"
+        return payload
+
+    def sentence(
+        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
+    ) -> str:
+        return sentences.sentence(event, ruleset, names)
+
+    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
+        return sentences.step_kind(events)
+
+
+FAMILY = ResistanceFamily()

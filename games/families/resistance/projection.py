@@ -1,0 +1,137 @@
+"""The Resistance family's records, written from the engine's events.
+
+Each move's events say everything its records need (``proposed``, ``vote_cast``,
+``votes_revealed``, ``mission_done``, ``check_result``, ``claimed``, ``shot``; the
+deal's ``game_started`` carries the mission track). Nothing here compares views or
+reads the engine's state: a record is what an event said. Secret facts written here
+(a vote in progress, a check's true result) are never read by the live pages.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games import engine
+from games.families.resistance.models import (
+    Check,
+    Mission,
+    MissionCard,
+    Proposal,
+    Shot,
+    Vote,
+)
+from games.models import Game, Seat
+
+
+def project(
+    *, game: Game, seats: Mapping[int, Seat], events: Sequence[engine.Event]
+) -> None:
+    """Write the records of one move's (or the deal's) events, in order."""
+    for event in events:
+        handler = _HANDLERS.get(event.kind)
+        if handler is not None:
+            handler(game, seats, event.data)
+
+
+def _started(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
+    Mission.objects.bulk_create(
+        Mission(
+            game=game,
+            number=mission["number"],
+            size=mission["size"],
+            two_fails=mission["two_fails"],
+        )
+        for mission in data["missions"]
+    )
+
+
+def _proposed(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
+    proposal = Proposal.objects.create(
+        game=game,
+        mission_number=data["mission"],
+        attempt=data["attempt"],
+        leader=seats[data["leader"]],
+    )
+    proposal.team.set([seats[position] for position in data["team"]])
+
+
+def _open_proposal(game: Game) -> Proposal:
+    return Proposal.objects.filter(game=game, approved__isnull=True).latest("pk")
+
+
+def _vote_cast(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
+    Vote.objects.create(
+        proposal=_open_proposal(game), seat=seats[data["seat"]], approve=data["approve"]
+    )
+
+
+def _votes_revealed(
+    game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]
+) -> None:
+    proposal = _open_proposal(game)
+    proposal.approved = data["approved"]
+    proposal.save(update_fields=["approved"])
+    if data["approved"]:
+        team = list(proposal.team.all())
+        mission = Mission.objects.get(game=game, number=data["mission"])
+        mission.size = len(team)
+        mission.save(update_fields=["size"])
+        mission.team.set(team)
+
+
+def _mission_done(
+    game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]
+) -> None:
+    """The result, the fail count, and the cards themselves in shuffled order and
+    without authors, as the table sees them turned up."""
+    mission = Mission.objects.get(game=game, number=data["mission"])
+    mission.result = Mission.Result.SUCCESS if data["success"] else Mission.Result.FAIL
+    mission.fails = data["fails"]
+    mission.save(update_fields=["result", "fails"])
+    size = mission.team.count() or mission.size
+    cards = [False] * data["fails"] + [True] * (size - data["fails"])
+    random.SystemRandom().shuffle(cards)
+    MissionCard.objects.bulk_create(
+        MissionCard(mission=mission, success=card) for card in cards
+    )
+
+
+def _check_result(
+    game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]
+) -> None:
+    Check.objects.create(
+        game=game,
+        after_mission=data["after_mission"],
+        holder=seats[data["holder"]],
+        target=seats[data["target"]],
+        result=data["side"],
+    )
+
+
+def _claimed(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
+    check = Check.objects.filter(game=game, holder=seats[data["holder"]]).latest("pk")
+    check.claim = data["claim"]
+    check.save(update_fields=["claim"])
+
+
+def _shot(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
+    Shot.objects.create(
+        game=game,
+        sniper=seats[data["sniper"]],
+        target=seats[data["target"]],
+        hit=data["hit"],
+    )
+
+
+_HANDLERS = {
+    "game_started": _started,
+    "proposed": _proposed,
+    "vote_cast": _vote_cast,
+    "votes_revealed": _votes_revealed,
+    "mission_done": _mission_done,
+    "check_result": _check_result,
+    "claimed": _claimed,
+    "shot": _shot,
+}
