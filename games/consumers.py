@@ -28,7 +28,7 @@ from api import socket as api_socket
 from api.errors import ApiError
 from api.push import token_group
 from config.consumers import CLOSE_UNAUTHENTICATED, AuthenticatedConsumer
-from games import errors, push, services, snapshots
+from games import errors, hooks, push, services, snapshots
 from games.forms import move_from_fields
 from games.models import ChatMessage, Game
 from games.rendering import render_chat_line, render_error, render_live
@@ -94,6 +94,12 @@ class TableConsumer(AuthenticatedConsumer):
         self.game_id = game_id
         return True
 
+    async def access_changed(self, event: dict[str, Any]) -> None:
+        """Someone's access to this table changed (a club removed a member): a
+        viewer who may no longer reach the table is disconnected at once."""
+        if await self._game_id(self.scope["url_route"]["kwargs"]["code"]) is None:
+            await self.close(code=CLOSE_NO_SUCH_TABLE)
+
     async def on_connect(self) -> None:
         self.origin = scope_origin(self.scope)
         self.csrf_token = (self.scope.get("cookies") or {}).get(
@@ -125,7 +131,11 @@ class TableConsumer(AuthenticatedConsumer):
 
     @database_sync_to_async
     def _game_id(self, code: str) -> int | None:
-        return Game.objects.filter(code=code).values_list("pk", flat=True).first()
+        """The table's id, or None if it is gone or this viewer may not reach it."""
+        game = Game.objects.filter(code=code).first()
+        if game is None or hooks.access(game, self.scope["user"]) is hooks.Access.NONE:
+            return None
+        return int(game.pk)
 
     def _render(self, snapshot: snapshots.Snapshot, *, on_loop: bool) -> str | None:
         """This viewer's live area from a table snapshot. On the event loop nothing

@@ -53,6 +53,12 @@ class AlreadySeated(GameError):
     message = _("You are already seated at this table.")
 
 
+class SeatNotAllowed(GameError):
+    code = "seat_not_allowed"
+    status = 403
+    message = _("This table is for its club's members only.")
+
+
 class TableFull(GameError):
     code = "table_full"
     status = 409

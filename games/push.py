@@ -53,6 +53,17 @@ def table_changed_on_commit(game: Game, *, lobby: bool = True) -> None:
     transaction.on_commit(send)
 
 
+def access_changed_on_commit(game: Game) -> None:
+    """Tell the table's sockets to check again who may still reach it (an app that
+    restricts tables, such as a club removing a member, calls this)."""
+    game_id = game.pk
+
+    def send() -> None:
+        _send(table_group(game_id), {"type": "access.changed"})
+
+    transaction.on_commit(send)
+
+
 def chat_posted_on_commit(game: Game, message: ChatMessage) -> None:
     game_id, message_id, channel = game.pk, message.pk, message.channel
 

@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
-from games import engine
+from games import engine, hooks
 from games.models import ChatMessage, Game, Seat
 from games.state import load_state
 
@@ -65,6 +65,15 @@ class TableContext:
 
 def game_by_code(code: str) -> Game | None:
     return Game.objects.select_related("host").filter(code=code).first()
+
+
+def reachable_game(code: str, viewer: User | None) -> Game | None:
+    """The table behind a link, or None when ``viewer`` may not know it exists (a
+    club's members-only table, to an outsider)."""
+    game = game_by_code(code)
+    if game is None or hooks.access(game, viewer) is hooks.Access.NONE:
+        return None
+    return game
 
 
 def players_of(game: Game) -> list[Player]:
@@ -180,6 +189,7 @@ def lobby_tables(viewer: User | None) -> QuerySet[Game]:
     """Open public tables, newest first, with their seat counts."""
     return (
         Game.objects.filter(status=Game.Status.OPEN, is_private=False)
+        .exclude(hooks.hidden_for(viewer))
         .select_related("host")
         .annotate(taken=Count("seats"))
         .order_by("-created_at")

@@ -20,7 +20,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine, errors, push
+from games import engine, errors, hooks, push
 from games.families.registry import family_of
 from games.models import CHAT_MAX_LENGTH, ChatMessage, Game, GameAction, Seat
 from games.state import load_state, remember
@@ -110,6 +110,8 @@ def seat_join(*, game: Game, user: User) -> Seat:
         game = _locked(game)
         if game.status != Game.Status.OPEN:
             raise errors.NotOpen
+        if hooks.access(game, user) < hooks.Access.PLAY:
+            raise errors.SeatNotAllowed
         if game.seats.filter(user=user).exists():
             raise errors.AlreadySeated
         if game.seats.count() >= game.seat_count:
@@ -276,6 +278,8 @@ def game_act(
         if over is not None:
             fields += _finish(game, seats, over, engine.final_roles(new_state))
         game.save(update_fields=fields)
+        if over is not None:
+            hooks.game_finished(game)
         transaction.on_commit(lambda: remember(game, new_state))
         push.table_changed_on_commit(game, lobby=over is not None)
     return game

@@ -18,7 +18,7 @@ from games.families.registry import family_of, playable_rulesets
 from games.forms import CreateTableForm, move_from_fields
 from games.models import Game
 from games.rendering import table_page_context
-from games.selectors import game_by_code, lobby_tables, my_tables, table_context
+from games.selectors import lobby_tables, my_tables, reachable_game, table_context
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -73,15 +73,16 @@ def _origin(request: HttpRequest) -> str:
     return f"{request.scheme}://{request.get_host()}"
 
 
-def _game_or_404(code: str) -> Game:
-    game = game_by_code(code)
+def _game_or_404(code: str, request: HttpRequest) -> Game:
+    user = request.user if request.user.is_authenticated else None
+    game = reachable_game(code, user)
     if game is None:
         raise Http404
     return game
 
 
 def table(request: HttpRequest, code: str) -> HttpResponse:
-    game = _game_or_404(code)
+    game = _game_or_404(code, request)
     user = request.user if request.user.is_authenticated else None
     context = table_page_context(table_context(game, user), origin=_origin(request))
     if request.htmx and request.GET.get("fragment") == "live":
@@ -117,7 +118,7 @@ def _after_post(
 
 
 def _post_service(request: HttpRequest, code: str, call: Any) -> HttpResponse:
-    game = _game_or_404(code)
+    game = _game_or_404(code, request)
     try:
         call(game)
     except errors.GameError as exc:
@@ -146,7 +147,7 @@ def seat_leave(request: HttpRequest, code: str) -> HttpResponse:
 def seat_remove(request: HttpRequest, code: str) -> HttpResponse:
     seat_id = request.POST.get("seat", "")
     if not seat_id.isdigit():
-        return _after_post(request, _game_or_404(code), errors.NotSeated())
+        return _after_post(request, _game_or_404(code, request), errors.NotSeated())
     return _post_service(
         request,
         code,
@@ -165,7 +166,7 @@ def game_start(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def table_close(request: HttpRequest, code: str) -> HttpResponse:
-    game = _game_or_404(code)
+    game = _game_or_404(code, request)
     try:
         services.table_close(game=game, host=request.user)
     except errors.GameError as exc:
@@ -195,7 +196,7 @@ def game_act(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def chat_post(request: HttpRequest, code: str) -> HttpResponse:
-    game = _game_or_404(code)
+    game = _game_or_404(code, request)
     try:
         services.chat_post(
             game=game,

@@ -33,7 +33,7 @@ from django.db.models import (
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine
+from games import engine, hooks
 from games.families.resistance.models import (
     Check,
     Mission,
@@ -124,6 +124,9 @@ def _visible(viewer: Viewer, game_path: str = "") -> Q:
     stays one row per game.
     """
     public = Q(**{f"{game_path}is_private": False})
+    if hooks.hidden_tables:
+        hidden = Game.objects.filter(hooks.hidden_for(viewer)).values("pk")
+        public &= ~Q(**{f"{game_path}pk__in": hidden})
     viewer_id = _viewer_id(viewer)
     if viewer_id is None:
         return public
