@@ -1,16 +1,15 @@
 """A finished game as a JSON document, and the game rebuilt from one.
 
 The format is described in ``docs/export-format.md``. The export carries everything
-the review page shows and the whole action log, with one thing left out on purpose:
-the card each player put into a mission. Who played which card stays secret forever
-(RULES.md §1), so a ``play`` action is exported without its card and each mission
-keeps only its fail count.
+the review page shows and the whole action log, with what stays secret forever left
+out on purpose by the game's family (in the Resistance games, the card each player
+put into a mission: a ``play`` action is exported without its card and each mission
+keeps only its fail count).
 
-:func:`rebuild` replays an export through the engine. It fills the missing cards
-back in with the fail count of each mission (the first evil team members to play
-get the fail cards): any such deal gives the same fail counts, the same results and
-the same ending, which is what :func:`verify` checks against the export's own record.
-The cards it invents are not the real ones, and nothing may present them as such.
+:func:`rebuild` replays an export through the engine, letting the family fill back in
+what it left out with stand-ins consistent with its record; :func:`verify` checks
+that the replay ends as the export says. The stand-ins are not the real moves, and
+nothing may present them as such.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games import engine
+from games.families.registry import family_of
 from games.models import Game, GameAction
 from games.state import game_setup
 from history.selectors import GameRecord, game_record
@@ -38,14 +38,13 @@ def _iso(moment: dt.datetime | None) -> str | None:
 
 
 def _actions(game: Game) -> list[dict[str, Any]]:
+    family = family_of(game.ruleset)
     rows = GameAction.objects.filter(game=game).order_by("number")
     actions = []
     for number, seat, payload, at in rows.values_list(
         "number", "position", "payload", "created_at"
     ):
-        action = dict(payload)
-        if action.get("type") == "play":
-            action = {"type": "play"}  # never whose card was what
+        action = family.export_action(dict(payload))
         actions.append(
             {"number": number, "seat": seat, "action": action, "at": _iso(at)}
         )
@@ -88,45 +87,7 @@ def game_export(game: Game) -> dict[str, Any]:
         ],
         "actions": _actions(game),
         "result": _result(game, record),
-        "missions": [
-            {
-                "number": m.number,
-                "size": m.size,
-                "two_fails": m.two_fails,
-                "team": m.team,
-                "result": m.result or None,
-                "fails": m.fails,
-            }
-            for m in record.missions
-        ],
-        "proposals": [
-            {
-                "mission": p.mission,
-                "attempt": p.attempt,
-                "leader": p.leader,
-                "team": p.team,
-                "votes": {str(seat): vote for seat, vote in sorted(p.votes.items())},
-                "approved": p.approved,
-            }
-            for p in record.proposals
-        ],
-        "checks": [
-            {
-                "after_mission": c.after_mission,
-                "holder": c.holder,
-                "target": c.target,
-                "result": c.result,
-                "claim": c.claim or None,
-            }
-            for c in record.checks
-        ],
-        "shot": None
-        if record.shot is None
-        else {
-            "sniper": record.shot.sniper,
-            "target": record.shot.target,
-            "hit": record.shot.hit,
-        },
+        **family_of(game.ruleset).export(game, record.seats),
     }
 
 
@@ -136,30 +97,6 @@ def export_json(game: Game) -> str:
 
 
 # --- reading an export back ---------------------------------------------------------
-
-
-def _sides(export: Mapping[str, Any]) -> dict[int, str]:
-    return {int(r["position"]): r["side"] for r in export["result"]["roles"]}
-
-
-def _fail_counts(export: Mapping[str, Any]) -> dict[int, int]:
-    return {
-        int(m["number"]): int(m["fails"])
-        for m in export["missions"]
-        if m.get("fails") is not None
-    }
-
-
-def _card_for(
-    state: Any, seat: int, sides: Mapping[int, str], owed: dict[int, int]
-) -> str:
-    """A card for ``seat`` that keeps the mission's fail count: fail while the
-    mission still owes fail cards and the seat is evil."""
-    mission = engine.view(state, None)["mission"]
-    if owed.get(mission, 0) > 0 and sides.get(seat) == "evil":
-        owed[mission] -= 1
-        return "fail"
-    return "success"
 
 
 def rebuild(export: Mapping[str, Any]) -> tuple[Any, engine.Outcome | None]:
@@ -172,13 +109,11 @@ def rebuild(export: Mapping[str, Any]) -> tuple[Any, engine.Outcome | None]:
         raise ExportError("not a Podpolye game export of a known version")
     try:
         setup = engine.GameSetup.from_dict(export["setup"])
-        sides = _sides(export)
-        owed = _fail_counts(export)
+        family = family_of(setup.ruleset)
         state = engine.setup(setup)
         for entry in sorted(export["actions"], key=lambda e: int(e["number"])):
-            seat, action = int(entry["seat"]), dict(entry["action"])
-            if action.get("type") == "play":
-                action["card"] = _card_for(state, seat, sides, owed)
+            seat = int(entry["seat"])
+            action = family.import_action(state, seat, dict(entry["action"]), export)
             state, _events = engine.apply(state, seat, action)
     except (KeyError, TypeError, ValueError, engine.IllegalAction) as error:
         raise ExportError(f"the export does not replay: {error}") from error
@@ -187,7 +122,8 @@ def rebuild(export: Mapping[str, Any]) -> tuple[Any, engine.Outcome | None]:
 
 def verify(export: Mapping[str, Any]) -> list[str]:
     """Differences between an export's stated record and its replay; [] when they
-    agree: same ending, same fail count per mission, same votes on every team."""
+    agree: same ending, same roles, and the family's own records (in the Resistance
+    games: the fail count per mission, the votes on every team)."""
     state, outcome = rebuild(export)
     final = engine.view(state, None)
     problems = []
@@ -197,19 +133,8 @@ def verify(export: Mapping[str, Any]) -> list[str]:
         "reason": stated["reason"],
     }:
         problems.append(f"outcome {outcome} != {stated['winner']}/{stated['reason']}")
-    replayed_fails = {m["number"]: m["fails"] for m in final["missions"] if m["result"]}
-    if replayed_fails != _fail_counts(export):
-        problems.append(f"fail counts {replayed_fails} != {_fail_counts(export)}")
-    replayed_votes = [
-        (h["mission"], h["attempt"], h["leader"], h["team"], h["votes"], h["approved"])
-        for h in final["history"]
-    ]
-    stated_votes = [
-        (p["mission"], p["attempt"], p["leader"], p["team"], p["votes"], p["approved"])
-        for p in export["proposals"]
-    ]
-    if replayed_votes != stated_votes:
-        problems.append("the votes differ from the proposals' record")
+    setup = engine.GameSetup.from_dict(export["setup"])
+    problems += family_of(setup.ruleset).verify_export(final, export)
     roles = [
         {"position": r["seat"], "side": r["side"], "role": r["role"]}
         for r in final["roles"] or []

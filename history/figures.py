@@ -18,13 +18,12 @@ from django.utils.formats import date_format
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
-from games.families.registry import known_words
+from games import engine
+from games.families.registry import Figure, family_of, known_families, known_words
 from history import charts
-from history.selectors import ROLE_KINDS, PlayerStats, Tally
-
-ROLE_ORDER = list(ROLE_KINDS)
+from history.selectors import PlayerStats, Tally
+from history.selectors import alignment as selectors_alignment
 
 
 def games_url(username: str, **filters: Any) -> str:
@@ -70,12 +69,13 @@ class ProfileFigures:
     by_side: list[RecordRow]
     by_role: list[RecordRow]
     by_players: list[RecordRow]
-    evil_missions_failed: Ratio
-    approved_evil: Ratio
-    approved_evil_of_evil_teams: Ratio
-    clean_proposals: Ratio
+    facts: list[Figure]
+    """Each family's own figures (the Resistance's missions as evil, votes...)."""
     rate_chart: SafeString | None
     side_chart: SafeString | None
+
+    def fact(self, key: str) -> Figure:
+        return next(figure for figure in self.facts if figure.key == key)
 
 
 def _record(username: str, tally: Tally, **filters: Any) -> Ratio:
@@ -88,22 +88,31 @@ def _record(username: str, tally: Tally, **filters: Any) -> Ratio:
     )
 
 
-def _side_label(side: str) -> str:
-    return _("good side") if side == "good" else _("evil side")
-
-
-def _role_label(kind: str) -> str:
-    labels = {
-        "scout": pgettext("partisans", "Scout"),
-        "sniper": pgettext("partisans", "Sniper"),
-        "plain": _("no special role"),
-    }
-    return labels[kind]
-
-
 def _game_label(code: str) -> str:
     words = known_words(code)
     return str(words.game) if words else code
+
+
+def _side_label(ruleset: str, side: str) -> str:
+    """A side in its game's words: "Partisans: traitors"."""
+    words = known_words(ruleset)
+    name = str(words.side(side)) if words else side
+    return f"{_game_label(ruleset)}: {name}"
+
+
+def _role_label(ruleset: str, role: str) -> str:
+    words = known_words(ruleset)
+    name = str(words.role(role)) if words else role
+    return f"{_game_label(ruleset)}: {name}"
+
+
+def _side_order(key: tuple[str, str]) -> tuple[str, int]:
+    ruleset, side = key
+    try:
+        sides = engine.get_ruleset(ruleset).sides
+    except engine.UnknownRuleset:
+        return ruleset, 0
+    return ruleset, sides.index(side) if side in sides else len(sides)
 
 
 def _rows(username: str, stats: PlayerStats) -> dict[str, list[RecordRow]]:
@@ -117,22 +126,23 @@ def _rows(username: str, stats: PlayerStats) -> dict[str, list[RecordRow]]:
     ]
     by_side = [
         RecordRow(
-            key=side,
-            label=_side_label(side),
-            record=_record(username, tally, side=side),
+            key=f"{ruleset}:{side}",
+            label=_side_label(ruleset, side),
+            record=_record(username, tally, ruleset=ruleset, side=side),
         )
-        for side, tally in sorted(stats.by_side.items(), key=lambda kv: kv[0] != "good")
+        for (ruleset, side), tally in sorted(
+            stats.by_side.items(), key=lambda kv: _side_order(kv[0])
+        )
         if side
     ]
     by_role = [
         RecordRow(
-            key=kind,
-            label=_role_label(kind),
-            record=_record(username, tally, role=kind),
+            key=f"{ruleset}:{role}",
+            label=_role_label(ruleset, role),
+            record=_record(username, tally, ruleset=ruleset, role=role),
         )
-        for kind, tally in sorted(
-            stats.by_role.items(), key=lambda kv: ROLE_ORDER.index(kv[0])
-        )
+        for (ruleset, role), tally in sorted(stats.by_role.items())
+        if role
     ]
     by_players = [
         RecordRow(
@@ -148,6 +158,30 @@ def _rows(username: str, stats: PlayerStats) -> dict[str, list[RecordRow]]:
         "by_role": by_role,
         "by_players": by_players,
     }
+
+
+def _alignment_labels(stats: PlayerStats) -> dict[str, str]:
+    """What the charts call the two sides: the game's own words when all the
+    player's games are of one game, else the site's neutral words."""
+    games = list(stats.by_ruleset)
+    if len(games) == 1:
+        words = known_words(games[0])
+        sides = engine.get_ruleset(games[0]).sides if words else ()
+        if words and len(sides) == 2:
+            return {
+                "good": str(words.side(sides[0])),
+                "evil": str(words.side(sides[1])),
+            }
+    return {"good": _("good side"), "evil": _("evil side")}
+
+
+def _alignment_tallies(stats: PlayerStats) -> dict[str, Tally]:
+    tallies: dict[str, Tally] = {}
+    for (ruleset, side), tally in stats.by_side.items():
+        if side:
+            key = selectors_alignment(ruleset, side)
+            tallies.setdefault(key, Tally()).add(tally.played, tally.won)
+    return tallies
 
 
 def _rate(won: int, played: int) -> float | None:
@@ -172,10 +206,11 @@ def rate_chart(stats: PlayerStats, chart_id: str) -> SafeString | None:
     def points(side: str) -> list[float | None]:
         return [tallies.get((month, side), Tally()).rate for month in months]
 
+    labels = _alignment_labels(stats)
     series = [
         charts.Series("all", _("all games"), points("")),
-        charts.Series("good", _("good side"), points("good")),
-        charts.Series("evil", _("evil side"), points("evil")),
+        charts.Series("good", labels["good"], points("good")),
+        charts.Series("evil", labels["evil"], points("evil")),
     ]
     return charts.line_chart(
         chart_id=chart_id,
@@ -191,9 +226,11 @@ def side_chart(stats: PlayerStats, chart_id: str) -> SafeString | None:
     if not stats.overall.played:
         return None
     bars = [charts.Bar("all", _("all games"), stats.overall.rate, _note(stats.overall))]
+    labels = _alignment_labels(stats)
+    tallies = _alignment_tallies(stats)
     for side in ("good", "evil"):
-        tally = stats.by_side.get(side, Tally())
-        bars.append(charts.Bar(side, _side_label(side), tally.rate, _note(tally)))
+        tally = tallies.get(side, Tally())
+        bars.append(charts.Bar(side, labels[side], tally.rate, _note(tally)))
     return charts.bar_chart(
         chart_id=chart_id,
         title=_("Win rate by side"),
@@ -206,6 +243,30 @@ def _note(tally: Tally) -> str:
     return _("%(won)d of %(played)d") % {"won": tally.won, "played": tally.played}
 
 
+def _facts(username: str, stats: PlayerStats) -> list[Figure]:
+    """Each family's own figures over the player's seats in its games."""
+    if stats.seats is None:
+        return []
+    played = set(stats.by_ruleset)
+    figures: list[Figure] = []
+    for family in known_families():
+        rulesets = [code for code in played if _family_code(code) == family.code]
+        if not rulesets:
+            continue
+        seats = stats.seats.filter(game__ruleset__in=rulesets)
+        figures += family.player_figures(
+            seats, lambda **filters: games_url(username, **filters)
+        )
+    return figures
+
+
+def _family_code(ruleset: str) -> str:
+    try:
+        return family_of(ruleset).code
+    except (LookupError, engine.UnknownRuleset):
+        return ""
+
+
 def profile_figures(username: str, stats: PlayerStats) -> ProfileFigures:
     """Every figure of the profile, linked to its games."""
     return ProfileFigures(
@@ -213,30 +274,7 @@ def profile_figures(username: str, stats: PlayerStats) -> ProfileFigures:
         abandoned=stats.abandoned,
         abandoned_url=games_url(username, result="abandoned"),
         **_rows(username, stats),
-        evil_missions_failed=Ratio(
-            count=stats.evil_missions_failed,
-            total=stats.evil_missions,
-            count_url=games_url(username, fact="evil_missions_failed"),
-            total_url=games_url(username, fact="evil_missions"),
-        ),
-        approved_evil=Ratio(
-            count=stats.approved_evil,
-            total=stats.good_votes,
-            count_url=games_url(username, fact="approved_evil"),
-            total_url=games_url(username, fact="good_votes"),
-        ),
-        approved_evil_of_evil_teams=Ratio(
-            count=stats.approved_evil,
-            total=stats.votes_on_evil_teams,
-            count_url=games_url(username, fact="approved_evil"),
-            total_url=games_url(username, fact="evil_team_votes"),
-        ),
-        clean_proposals=Ratio(
-            count=stats.led_clean,
-            total=stats.led_good,
-            count_url=games_url(username, fact="led_clean"),
-            total_url=games_url(username, fact="led_good"),
-        ),
+        facts=_facts(username, stats),
         rate_chart=rate_chart(stats, "chart-rate"),
         side_chart=side_chart(stats, "chart-side"),
     )

@@ -2,11 +2,11 @@
 record for its review page, and a player's stats.
 
 Everything here is a database query over the rows ``games.services`` wrote when each
-game was played (seats with their revealed role, proposals, votes, missions, checks,
-the shot). Stats are aggregates computed by the database, grouped into a handful of
-rows, so a page costs the same few queries whether a player has ten games or ten
-thousand. Every stat is computed over exactly the games the viewer may see, so each
-figure equals the length of the list it links to.
+game was played (seats with their revealed role and side; each family's own records
+through its family's hooks). Stats are aggregates computed by the database, grouped
+into a handful of rows, so a page costs the same few queries whether a player has ten
+games or ten thousand. Every stat is computed over exactly the games the viewer may
+see, so each figure equals the length of the list it links to.
 """
 
 from __future__ import annotations
@@ -17,31 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import (
-    BooleanField,
-    Case,
-    Count,
-    Exists,
-    ExpressionWrapper,
-    OuterRef,
-    Prefetch,
-    Q,
-    QuerySet,
-    Value,
-    When,
-)
+from django.db.models import Case, Count, Exists, OuterRef, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from accounts.models import User
 from games import engine, hooks
-from games.families.resistance.models import (
-    Check,
-    Mission,
-    Proposal,
-    Shot,
-    Side,
-    Vote,
-)
+from games.families.registry import Family, known_families
 from games.models import ChatMessage, Game, Seat
 
 Viewer = User | AnonymousUser | None
@@ -49,62 +30,25 @@ Viewer = User | AnonymousUser | None
 
 OVER = (Game.Status.FINISHED, Game.Status.ABANDONED)
 
-RESULTS = ("finished", "good", "evil", "abandoned")
-"""The list's result filter: any finished game, a side's wins, or abandoned."""
-ROLE_KINDS = ("scout", "sniper", "plain")
-FACTS = (
-    "evil_missions",
-    "evil_missions_failed",
-    "good_votes",
-    "evil_team_votes",
-    "approved_evil",
-    "led_good",
-    "led_clean",
-)
-"""Filters that pick the games behind one stat: see :func:`_fact_condition`."""
-
-TeamSeat = Proposal.team.through
+RESULTS = ("finished", "abandoned")
+"""The list's result filter besides a winning side's code: any finished game, or an
+abandoned one."""
 
 
-def _special_roles(attribute: str) -> frozenset[str]:
-    """Role codes the rulesets give a name for ``attribute`` (``scout_role``...).
-
-    Read from the engine's registry so a new game with a scout needs no change here.
-    """
-    codes = set()
-    for code in engine.ruleset_codes():
-        role = getattr(engine.get_ruleset(code), attribute, None)
-        if role:
-            codes.add(role)
-    return frozenset(codes)
+def fact_owners() -> dict[str, Family]:
+    """Every family's ``fact`` filters (the games behind one of its figures)."""
+    return {fact: family for family in known_families() for fact in family.facts}
 
 
-def scout_roles() -> frozenset[str]:
-    return _special_roles("scout_role")
-
-
-def sniper_roles() -> frozenset[str]:
-    return _special_roles("sniper_role")
-
-
-def role_kind(role: str) -> str:
-    """``scout``, ``sniper`` or ``plain``: the stats' three kinds of role."""
-    if role in scout_roles():
-        return "scout"
-    if role in sniper_roles():
-        return "sniper"
-    return "plain"
-
-
-def _role_condition(kind: str) -> Q:
-    """Seats of one kind of role; "plain" excludes the blank role of a game that
-    never ended."""
-    scouts, snipers = scout_roles(), sniper_roles()
-    if kind == "scout":
-        return Q(role__in=scouts)
-    if kind == "sniper":
-        return Q(role__in=snipers)
-    return ~Q(role__in=scouts | snipers) & ~Q(role="")
+def alignment(ruleset: str, side: str) -> str:
+    """``good`` for a game's first side (the uninformed majority: partisans,
+    citizens), ``evil`` for the others, so that charts can add games up across
+    families whose sides have other names."""
+    try:
+        sides = engine.get_ruleset(ruleset).sides
+    except engine.UnknownRuleset:
+        return side
+    return "good" if sides and side == sides[0] else "evil"
 
 
 # --- who may see what -------------------------------------------------------------
@@ -189,56 +133,6 @@ def _day_start(day: dt.date) -> dt.datetime:
     return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
 
 
-def _evil_teams(games: QuerySet[Any]) -> QuerySet[Any]:
-    """The ids of the proposals, in ``games`` (a subquery of game ids), whose team
-    had an evil player on it.
-
-    Used as ``proposal_id IN (this)``: the database builds the set once and probes
-    it per row. A correlated ``EXISTS`` per vote reads the same rows, but
-    PostgreSQL prices it so high that it JIT-compiles the query, which alone takes
-    longer than the whole page should.
-    """
-    return TeamSeat.objects.filter(
-        seat__side=Side.EVIL, seat__game_id__in=games
-    ).values("proposal_id")
-
-
-def _member_of(field: str, ids: QuerySet[Any]) -> ExpressionWrapper:
-    """``field IN (ids)`` as a true/false column to group by."""
-    return ExpressionWrapper(Q(**{f"{field}__in": ids}), output_field=BooleanField())
-
-
-def _fact_condition(fact: str, player_id: int) -> Q:
-    """The games behind one stat of ``player_id``, each a game where the player:
-
-    ``evil_missions``: went on a mission as evil (``_failed``: one that failed);
-    ``good_votes``: voted as good (``evil_team_votes``: on a team with an evil
-    player; ``approved_evil``: approving such a team); ``led_good``: proposed a team
-    as good (``led_clean``: a team with no evil player).
-    """
-    games_played = Seat.objects.filter(user_id=player_id).values("game_id")
-    if fact in ("evil_missions", "evil_missions_failed"):
-        missions = Mission.objects.filter(
-            team__user_id=player_id, team__side=Side.EVIL
-        ).exclude(result="")
-        if fact == "evil_missions_failed":
-            missions = missions.filter(result=Mission.Result.FAIL)
-        return Q(pk__in=missions.values("game_id"))
-    if fact in ("good_votes", "evil_team_votes", "approved_evil"):
-        votes = Vote.objects.filter(seat__user_id=player_id, seat__side=Side.GOOD)
-        if fact != "good_votes":
-            votes = votes.filter(proposal_id__in=_evil_teams(games_played))
-        if fact == "approved_evil":
-            votes = votes.filter(approve=True)
-        return Q(pk__in=votes.values("seat__game_id"))
-    proposals = Proposal.objects.filter(
-        leader__user_id=player_id, leader__side=Side.GOOD
-    )
-    if fact == "led_clean":
-        proposals = proposals.exclude(pk__in=_evil_teams(games_played))
-    return Q(pk__in=proposals.values("game_id"))
-
-
 def _seat_condition(filters: GameFilter, player_id: int) -> Q:
     """The games where ``player_id`` sat, narrowed by the seat filters.
 
@@ -249,12 +143,13 @@ def _seat_condition(filters: GameFilter, player_id: int) -> Q:
     if filters.side:
         seats = seats.filter(side=filters.side)
     if filters.role:
-        seats = seats.filter(_role_condition(filters.role))
+        seats = seats.filter(role=filters.role)
     if filters.won is not None:
         seats = seats.filter(won=filters.won)
     condition = Q(pk__in=seats.values("game_id"))
-    if filters.fact:
-        condition &= _fact_condition(filters.fact, player_id)
+    owner = fact_owners().get(filters.fact)
+    if owner is not None:
+        condition &= owner.fact_condition(filters.fact, player_id)
     return condition
 
 
@@ -378,53 +273,13 @@ def game_rows(games: Iterable[Game], subject: User | None = None) -> list[GameRo
 # --- one game's record ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ProposalRecord:
-    mission: int
-    attempt: int
-    leader: int
-    team: list[int]
-    votes: dict[int, bool]
-    approved: bool
-
-
-@dataclass(frozen=True)
-class MissionRecord:
-    number: int
-    size: int
-    two_fails: bool
-    team: list[int]
-    result: str
-    fails: int | None
-
-
-@dataclass(frozen=True)
-class CheckRecord:
-    after_mission: int
-    holder: int
-    target: int
-    result: str
-    claim: str
-
-
-@dataclass(frozen=True)
-class ShotRecord:
-    sniper: int
-    target: int
-    hit: bool
-
-
 @dataclass
 class GameRecord:
-    """What the database kept of a finished game, by seat position. Never a mission
-    card's author: the cards table has none."""
+    """What the platform kept of a finished game: the seats with their revealed roles
+    and the chat; each family's own records come from its ``review`` hook."""
 
     game: Game
     seats: list[Seat]
-    proposals: list[ProposalRecord] = field(default_factory=list)
-    missions: list[MissionRecord] = field(default_factory=list)
-    checks: list[CheckRecord] = field(default_factory=list)
-    shot: ShotRecord | None = None
     side_chats: list[tuple[str, list[ChatMessage]]] = field(default_factory=list)
     table_chat: list[ChatMessage] = field(default_factory=list)
 
@@ -437,67 +292,10 @@ class GameRecord:
         }
 
 
-def _positions(seats: Sequence[Seat]) -> dict[int, int]:
-    return {seat.pk: seat.position for seat in seats if seat.position is not None}
-
-
 def game_record(game: Game) -> GameRecord:
-    """The finished game's rows, in table order: a fixed number of queries."""
+    """The finished game's seats and chat, in table order: two queries."""
     seats = list(game.seats.select_related("user").order_by("position", "pk"))
-    at = _positions(seats)
-    proposals = (
-        Proposal.objects.filter(game=game, approved__isnull=False)
-        .prefetch_related(
-            Prefetch("team", queryset=Seat.objects.only("pk")),
-            Prefetch(
-                "votes", queryset=Vote.objects.only("seat_id", "approve", "proposal_id")
-            ),
-        )
-        .order_by("mission_number", "attempt")
-    )
-    missions = (
-        Mission.objects.filter(game=game)
-        .prefetch_related(Prefetch("team", queryset=Seat.objects.only("pk")))
-        .order_by("number")
-    )
     record = GameRecord(game=game, seats=seats)
-    record.proposals = [
-        ProposalRecord(
-            mission=p.mission_number,
-            attempt=p.attempt,
-            leader=at[p.leader_id],
-            team=sorted(at[s.pk] for s in p.team.all()),
-            votes={at[v.seat_id]: v.approve for v in p.votes.all()},
-            approved=bool(p.approved),
-        )
-        for p in proposals
-    ]
-    record.missions = [
-        MissionRecord(
-            number=m.number,
-            size=m.size,
-            two_fails=m.two_fails,
-            team=sorted(at[s.pk] for s in m.team.all()),
-            result=m.result,
-            fails=m.fails,
-        )
-        for m in missions
-    ]
-    record.checks = [
-        CheckRecord(
-            after_mission=c.after_mission,
-            holder=at[c.holder_id],
-            target=at[c.target_id],
-            result=c.result,
-            claim=c.claim,
-        )
-        for c in Check.objects.filter(game=game).order_by("after_mission", "pk")
-    ]
-    shot = Shot.objects.filter(game=game).first()
-    if shot is not None:
-        record.shot = ShotRecord(
-            sniper=at[shot.sniper_id], target=at[shot.target_id], hit=shot.hit
-        )
     chat = list(
         ChatMessage.objects.filter(game=game)
         .select_related("author")
@@ -535,6 +333,7 @@ class Tally:
 class MonthTally:
     month: dt.date
     side: str
+    """``good`` or ``evil``: the side's place in its game (see ``alignment``)."""
     played: int
     won: int
 
@@ -543,27 +342,19 @@ class MonthTally:
 class PlayerStats:
     """A player's record over the finished games a viewer may see.
 
-    ``evil_missions``/``evil_missions_failed``: missions the player went on as evil,
-    and how many of those failed. ``good_votes``: the player's votes as good;
-    ``approved_evil``: those that approved a team with an evil player on it;
-    ``votes_on_evil_teams``: votes (either way) on such teams. ``led_good``:
-    proposals the player made as good; ``led_clean``: those with no evil player.
+    ``by_side`` and ``by_role`` are keyed by ``(game, side or role code)``: a side or a
+    role is named in its own game's words. ``seats`` is the player's seats in those
+    games (a lazy query), from which each family draws its own figures.
     """
 
     overall: Tally = field(default_factory=Tally)
     by_ruleset: dict[str, Tally] = field(default_factory=dict)
-    by_side: dict[str, Tally] = field(default_factory=dict)
-    by_role: dict[str, Tally] = field(default_factory=dict)
+    by_side: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    by_role: dict[tuple[str, str], Tally] = field(default_factory=dict)
     by_players: dict[int, Tally] = field(default_factory=dict)
     abandoned: int = 0
-    evil_missions: int = 0
-    evil_missions_failed: int = 0
-    good_votes: int = 0
-    approved_evil: int = 0
-    votes_on_evil_teams: int = 0
-    led_good: int = 0
-    led_clean: int = 0
     months: list[MonthTally] = field(default_factory=list)
+    seats: QuerySet[Seat] | None = None
 
 
 def _tally(table: dict[Any, Tally], key: Any, played: int, won: int) -> None:
@@ -592,66 +383,12 @@ def _record_counts(stats: PlayerStats, seats: QuerySet[Seat]) -> None:
         if row["game__status"] == Game.Status.ABANDONED:
             stats.abandoned += played
             continue
+        ruleset = row["game__ruleset"]
         stats.overall.add(played, won)
-        _tally(stats.by_ruleset, row["game__ruleset"], played, won)
-        _tally(stats.by_side, row["side"], played, won)
-        _tally(stats.by_role, role_kind(row["role"]), played, won)
+        _tally(stats.by_ruleset, ruleset, played, won)
+        _tally(stats.by_side, (ruleset, row["side"]), played, won)
+        _tally(stats.by_role, (ruleset, row["role"]), played, won)
         _tally(stats.by_players, row["game__seat_count"], played, won)
-
-
-def _evil_missions(stats: PlayerStats, player: User, viewer: Viewer) -> None:
-    missions = Mission.objects.filter(
-        team__user=player,
-        team__side=Side.EVIL,
-        game__status=Game.Status.FINISHED,
-    ).exclude(result="")
-    if _viewer_id(viewer) != player.pk:
-        missions = missions.filter(_visible(viewer, "game__"))
-    totals = missions.aggregate(
-        total=Count("pk"), failed=Count("pk", filter=Q(result=Mission.Result.FAIL))
-    )
-    stats.evil_missions = totals["total"]
-    stats.evil_missions_failed = totals["failed"]
-
-
-def _good_votes(stats: PlayerStats, seats: QuerySet[Seat]) -> None:
-    """The player's votes as good, counted by (approve, team had evil): at most
-    four grouped rows."""
-    good = seats.filter(side=Side.GOOD, game__status=Game.Status.FINISHED)
-    rows = (
-        Vote.objects.filter(seat__in=good)
-        .annotate(
-            evil_team=_member_of("proposal_id", _evil_teams(good.values("game_id")))
-        )
-        .values("approve", "evil_team")
-        .annotate(votes=Count("pk"))
-        .order_by()
-    )
-    for row in rows:
-        stats.good_votes += row["votes"]
-        if row["evil_team"]:
-            stats.votes_on_evil_teams += row["votes"]
-            if row["approve"]:
-                stats.approved_evil += row["votes"]
-
-
-def _good_proposals(stats: PlayerStats, seats: QuerySet[Seat]) -> None:
-    """The teams the player proposed as good, counted by whether evil was on them.
-
-    A player leads a few proposals per game, so a per-row ``EXISTS`` is cheap here
-    (cheaper than building the set of evil teams for all their games).
-    """
-    good = seats.filter(side=Side.GOOD, game__status=Game.Status.FINISHED)
-    evil_member = TeamSeat.objects.filter(
-        proposal_id=OuterRef("pk"), seat__side=Side.EVIL
-    )
-    totals = (
-        Proposal.objects.filter(leader__in=good)
-        .alias(evil_team=Exists(evil_member))
-        .aggregate(total=Count("pk"), clean=Count("pk", filter=Q(evil_team=False)))
-    )
-    stats.led_good = totals["total"]
-    stats.led_clean = totals["clean"]
 
 
 CHART_MONTHS = 24
@@ -690,14 +427,14 @@ def _months(stats: PlayerStats, seats: QuerySet[Seat]) -> None:
             game__status=Game.Status.FINISHED, game__finished_at__gte=bounds[0]
         )
         .annotate(month=month)
-        .values("month", "side")
+        .values("month", "game__ruleset", "side")
         .annotate(played=Count("pk"), won=Count("pk", filter=Q(won=True)))
-        .order_by("month", "side")
+        .order_by("month", "game__ruleset", "side")
     )
     stats.months = [
         MonthTally(
             month=starts[row["month"]],
-            side=row["side"],
+            side=alignment(row["game__ruleset"], row["side"]),
             played=row["played"],
             won=row["won"],
         )
@@ -707,13 +444,11 @@ def _months(stats: PlayerStats, seats: QuerySet[Seat]) -> None:
 
 
 def player_stats(player: User, viewer: Viewer) -> PlayerStats:
-    """Every stat of ``player`` over the games ``viewer`` may see: five queries."""
-    stats = PlayerStats()
+    """Every stat of ``player`` over the games ``viewer`` may see: two queries (each
+    family's own figures are drawn from ``stats.seats`` by the profile)."""
     seats = _player_seats(player, viewer)
+    stats = PlayerStats(seats=seats)
     _record_counts(stats, seats)
-    _evil_missions(stats, player, viewer)
-    _good_votes(stats, seats)
-    _good_proposals(stats, seats)
     _months(stats, seats)
     return stats
 

@@ -86,6 +86,7 @@ def game_review(request: HttpRequest, code: str) -> HttpResponse:
             engine.view(load_state(game), None), names
         )
         context.update(record=record, final=final, seat_names=names)
+        context.update(family_of(game.ruleset).review(game, names))
     else:
         names = selectors.seat_names(game)
         context.update(record=None, final=None, seat_names=names)

@@ -12,7 +12,7 @@ fields: adding a game is a folder and one line in ``games.families.FAMILIES``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -21,6 +21,8 @@ from django.utils.functional import Promise
 from games import engine
 
 if TYPE_CHECKING:
+    from django.db.models import Q, QuerySet
+
     from games.models import Game, Seat
 
 Text = str | Promise
@@ -46,6 +48,28 @@ class GameWords:
 
     def channel(self, code: str) -> Text:
         return self.channels.get(code, code)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One of a family's figures on a player's profile: "``count`` of ``total``",
+    each number linked to the list of the games behind it."""
+
+    key: str
+    caption: Text
+    count: int
+    total: int
+    count_url: str
+    total_url: str
+
+    @property
+    def rate(self) -> float | None:
+        return self.count / self.total if self.total else None
+
+    @property
+    def percent(self) -> str:
+        rate = self.rate
+        return "—" if rate is None else f"{round(rate * 100)}%"
 
 
 class Family:
@@ -121,9 +145,46 @@ class Family:
         records)."""
         return {}
 
-    def export(self, game: Game) -> dict[str, Any]:
-        """The family's records of a finished game for the JSON export."""
+    # --- stats ---------------------------------------------------------------------
+
+    facts: ClassVar[Mapping[str, Text]] = {}
+    """The history list's ``fact`` filters the family offers: code -> meaning."""
+
+    def fact_condition(self, fact: str, player_id: int) -> Q:
+        """The games behind one of the family's figures of ``player_id``."""
+        raise NotImplementedError
+
+    def player_figures(
+        self, seats: QuerySet[Seat], url: Callable[..., str]
+    ) -> list[Figure]:
+        """The family's figures over a player's ``seats`` (in the games a viewer may
+        see); ``url(fact=...)`` links a figure to its games."""
+        return []
+
+    # --- export --------------------------------------------------------------------
+
+    def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
+        """The family's records of a finished game for the JSON export, merged into
+        the document's top level."""
         return {}
+
+    def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
+        """A logged move as the export shows it, with whatever stays secret forever
+        left out (the Resistance's mission cards)."""
+        return action
+
+    def import_action(
+        self, state: Any, seat: int, action: dict[str, Any], export: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """An exported move made playable again (a stand-in for what the export left
+        out, consistent with its record); ``rebuild`` replays these."""
+        return action
+
+    def verify_export(
+        self, final_view: Mapping[str, Any], export: Mapping[str, Any]
+    ) -> list[str]:
+        """Differences between the export's family records and its replay."""
+        return []
 
 
 _FAMILIES: dict[str, Family] = {}
@@ -136,6 +197,11 @@ def register(family: Family) -> Family:
         raise ValueError(f"family {family.code!r} is already registered")
     _FAMILIES[family.code] = family
     return family
+
+
+def known_families() -> list[Family]:
+    """Every installed family, in the order of ``games.families.FAMILIES``."""
+    return list(_FAMILIES.values())
 
 
 def family_of(ruleset: str) -> Family:

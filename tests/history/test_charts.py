@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime as dt
 import xml.etree.ElementTree as ET
 
+from django.utils import translation
+
 from history import charts, figures
 from history.selectors import MonthTally, PlayerStats, Tally
 
@@ -63,13 +65,21 @@ def test_bar_chart_is_valid_svg_with_escaped_labels() -> None:
 def test_profile_charts_from_stats() -> None:
     stats = PlayerStats(
         overall=Tally(3, 2),
-        by_side={"good": Tally(2, 1), "evil": Tally(1, 1)},
+        by_ruleset={"partisans": Tally(3, 2)},
+        by_side={
+            ("partisans", "good"): Tally(2, 1),
+            ("partisans", "evil"): Tally(1, 1),
+        },
         months=[
             MonthTally(dt.date(2025, 1, 1), "good", 2, 1),
             MonthTally(dt.date(2025, 2, 1), "evil", 1, 1),
         ],
     )
     _parse(figures.rate_chart(stats, "rate"))
-    _parse(figures.side_chart(stats, "side"))
+    with translation.override("en"):
+        side = _parse(figures.side_chart(stats, "side"))
+    texts = [t.text for t in side.iter(f"{SVG}text")]
+    # One game played: the sides are named in its words, not "good"/"evil".
+    assert "partisans" in texts and "traitors" in texts
     assert figures.rate_chart(PlayerStats(), "x") is None
     assert figures.side_chart(PlayerStats(), "x") is None

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from games.families.resistance.stats import ResistanceFacts, player_facts
 from history import figures, selectors
 from tests.factories import UserFactory
 from tests.history.records import Record, anns_record
@@ -29,11 +30,40 @@ def _tallies(table: dict[object, selectors.Tally]) -> dict[object, tuple[int, in
     return {key: (tally.played, tally.won) for key, tally in table.items()}
 
 
+def _summed(table: dict, kind: object) -> dict[object, tuple[int, int]]:
+    """A (game, code) table summed over games, each code mapped by ``kind``."""
+    sums: dict[object, list[int]] = {}
+    for (_ruleset, code), tally in table.items():
+        total = sums.setdefault(kind(code), [0, 0])
+        total[0] += tally.played
+        total[1] += tally.won
+    return {key: (played, won) for key, (played, won) in sums.items()}
+
+
+def _side(code: str) -> str:
+    return code
+
+
+def _role_kind(code: str) -> str:
+    return code if code in ("scout", "sniper") else "plain"
+
+
+def _facts(stats: selectors.PlayerStats) -> ResistanceFacts:
+    assert stats.seats is not None
+    return player_facts(stats.seats)
+
+
 def test_anns_own_view_counts_every_finished_game(record: Record) -> None:
     stats = selectors.player_stats(_ann(), _ann())
     assert (stats.overall.played, stats.overall.won) == (5, 3)
-    assert _tallies(stats.by_side) == {"evil": (1, 1), "good": (4, 2)}
-    assert _tallies(stats.by_role) == {"scout": (1, 0), "plain": (4, 3)}
+    assert _summed(stats.by_side, _side) == {"evil": (1, 1), "good": (4, 2)}
+    assert _tallies(stats.by_side) == {
+        ("partisans", "evil"): (1, 1),
+        ("partisans", "good"): (2, 1),
+        ("trust_no_one", "good"): (1, 0),
+        ("werewolves", "good"): (1, 1),
+    }
+    assert _summed(stats.by_role, _role_kind) == {"scout": (1, 0), "plain": (4, 3)}
     assert _tallies(stats.by_ruleset) == {
         "partisans": (3, 2),
         "trust_no_one": (1, 0),
@@ -41,21 +71,23 @@ def test_anns_own_view_counts_every_finished_game(record: Record) -> None:
     }
     assert _tallies(stats.by_players) == {5: (5, 3)}
     assert stats.abandoned == 1
-    assert (stats.evil_missions_failed, stats.evil_missions) == (2, 2)
-    assert (stats.approved_evil, stats.good_votes) == (5, 12)
-    assert stats.votes_on_evil_teams == 7
-    assert (stats.led_clean, stats.led_good) == (5, 6)
+    facts = _facts(stats)
+    assert (facts.evil_missions_failed, facts.evil_missions) == (2, 2)
+    assert (facts.approved_evil, facts.good_votes) == (5, 12)
+    assert facts.votes_on_evil_teams == 7
+    assert (facts.led_clean, facts.led_good) == (5, 6)
 
 
 def test_a_private_game_counts_only_for_those_who_may_see_it(record: Record) -> None:
     for viewer in (None, UserFactory()):
         stats = selectors.player_stats(_ann(), viewer)
         assert (stats.overall.played, stats.overall.won) == (4, 2)
-        assert _tallies(stats.by_side) == {"evil": (1, 1), "good": (3, 1)}
-        assert _tallies(stats.by_role) == {"scout": (1, 0), "plain": (3, 2)}
+        assert _summed(stats.by_side, _side) == {"evil": (1, 1), "good": (3, 1)}
+        assert _summed(stats.by_role, _role_kind) == {"scout": (1, 0), "plain": (3, 2)}
         assert "werewolves" not in stats.by_ruleset
-        assert (stats.led_clean, stats.led_good) == (2, 3)
-        assert (stats.approved_evil, stats.good_votes) == (5, 12)
+        facts = _facts(stats)
+        assert (facts.led_clean, facts.led_good) == (2, 3)
+        assert (facts.approved_evil, facts.good_votes) == (5, 12)
     # Bob sat at the private table: he sees it in Ann's record too.
     bob = User.objects.get(username="bob")
     assert selectors.player_stats(_ann(), bob).overall.played == 5
@@ -67,12 +99,13 @@ def test_other_players_records(record: Record) -> None:
     stats = selectors.player_stats(bob, bob)
     # G1 evil (won), G2 evil (lost), G3 good (lost), G4 sniper (won), G6 good (won).
     assert (stats.overall.played, stats.overall.won) == (5, 3)
-    assert _tallies(stats.by_role) == {"plain": (4, 2), "sniper": (1, 1)}
+    assert _summed(stats.by_role, _role_kind) == {"plain": (4, 2), "sniper": (1, 1)}
     # As evil bob went on G1 M4 (failed), G2 M1 (success), G4 M2 (success).
-    assert (stats.evil_missions_failed, stats.evil_missions) == (1, 3)
+    facts = _facts(stats)
+    assert (facts.evil_missions_failed, facts.evil_missions) == (1, 3)
     # Bob led G2's M2.1 as evil, so none of his proposals as good: G1 M2.1 was evil,
     # G3 M2 (ann, bob, dan) as good, G6 none (ann led everything).
-    assert (stats.led_clean, stats.led_good) == (0, 1)
+    assert (facts.led_clean, facts.led_good) == (0, 1)
 
 
 def test_abandoned_games_are_never_a_win_or_a_loss(record: Record) -> None:
@@ -108,21 +141,21 @@ def test_each_figure_links_to_exactly_the_games_it_counts(
         page = client.get(url).content.decode()
         return set(re.findall(r'<li data-game="([^"]+)"', page))
 
-    assert games(shown.evil_missions_failed.count_url) == {codes["g1"]}
-    assert games(shown.evil_missions_failed.total_url) == {codes["g1"]}
-    assert games(shown.approved_evil.count_url) == {
+    assert games(shown.fact("evil-missions-failed").count_url) == {codes["g1"]}
+    assert games(shown.fact("evil-missions-failed").total_url) == {codes["g1"]}
+    assert games(shown.fact("approved-evil").count_url) == {
         codes[g] for g in ("g2", "g3", "g4")
     }
-    assert games(shown.approved_evil.total_url) == {
+    assert games(shown.fact("approved-evil").total_url) == {
         codes[g] for g in ("g2", "g3", "g4")
     }
-    assert games(shown.approved_evil_of_evil_teams.total_url) == {
+    assert games(shown.fact("approved-evil-teams").total_url) == {
         codes[g] for g in ("g2", "g3", "g4")
     }
-    assert games(shown.clean_proposals.count_url) == {
+    assert games(shown.fact("clean-proposals").count_url) == {
         codes[g] for g in ("g3", "g4", "g6")
     }
-    assert games(shown.clean_proposals.total_url) == {
+    assert games(shown.fact("clean-proposals").total_url) == {
         codes[g] for g in ("g2", "g3", "g4", "g6")
     }
 

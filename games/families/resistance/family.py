@@ -4,12 +4,22 @@ family's own module."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.db.models import Q, QuerySet
+
 from games import engine
-from games.families.registry import Family
-from games.families.resistance import moves, presenters, projection, sentences
+from games.families.registry import Family, Figure
+from games.families.resistance import (
+    export,
+    moves,
+    presenters,
+    projection,
+    review,
+    sentences,
+    stats,
+)
 from games.families.resistance.words import WORDS, Words
 from games.models import Game, Seat
 
@@ -75,6 +85,36 @@ class ResistanceFamily(Family):
 
     def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
         return sentences.step_kind(events)
+
+    def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
+        seats = list(game.seats.order_by("position", "pk"))
+        return {"review": review.game_record(game, seats)}
+
+    facts = stats.FACTS
+
+    def fact_condition(self, fact: str, player_id: int) -> Q:
+        return stats.fact_condition(fact, player_id)
+
+    def player_figures(
+        self, seats: QuerySet[Seat], url: Callable[..., str]
+    ) -> list[Figure]:
+        return stats.figures(stats.player_facts(seats), url)
+
+    def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
+        return export.export(game, seats)
+
+    def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
+        return export.export_action(action)
+
+    def import_action(
+        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return export.import_action(state, seat, action, data)
+
+    def verify_export(
+        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
+    ) -> list[str]:
+        return export.verify(final_view, data)
 
 
 FAMILY = ResistanceFamily()
