@@ -108,14 +108,17 @@ def _malformed(detail: str) -> MalformedAction:
     return MalformedAction(detail=detail)
 
 
-def _keys(action: Mapping[Any, Any], *wanted: str) -> None:
-    """An action of its type carries exactly ``type`` and ``wanted``."""
-    if len(action) != len(wanted) + 1 or not all(key in action for key in wanted):
-        keys = sorted(map(str, action))
-        expected = ["type", *wanted]
-        raise _malformed(
-            f"a {action['type']} action has exactly {expected}, got {keys}"
-        )
+def _wrong_keys(action: Mapping[Any, Any], *wanted: str) -> MalformedAction:
+    keys = sorted(map(str, action))
+    expected = ["type", *wanted]
+    return _malformed(f"a {action['type']} action has exactly {expected}, got {keys}")
+
+
+def _field(action: Mapping[Any, Any], wanted: str) -> Any:
+    """The one field besides ``type`` that an action of this type carries."""
+    if len(action) != 2 or wanted not in action:
+        raise _wrong_keys(action, wanted)
+    return action[wanted]
 
 
 def _seat(value: object, players: int) -> int:
@@ -141,7 +144,13 @@ def _confirm(action: Mapping[Any, Any], players: int) -> Confirm:
 
 
 def _swap(action: Mapping[Any, Any], players: int) -> Swap:
-    _keys(action, "mine", "player", "theirs")
+    if (
+        len(action) != 4
+        or "mine" not in action
+        or "player" not in action
+        or "theirs" not in action
+    ):
+        raise _wrong_keys(action, "mine", "player", "theirs")
     return Swap(
         _slot(action["mine"], "mine"),
         _seat(action["player"], players),
@@ -150,26 +159,22 @@ def _swap(action: Mapping[Any, Any], players: int) -> Swap:
 
 
 def _exchange(action: Mapping[Any, Any], players: int) -> Exchange:
-    _keys(action, "exchange")
-    exchange = action["exchange"]
+    exchange = _field(action, "exchange")
     if type(exchange) is not bool:
         raise _malformed("'exchange' must be true or false")
     return _EXCHANGE if exchange else _KEEP
 
 
 def _mission(action: Mapping[Any, Any], players: int) -> Mission:
-    _keys(action, "partner")
-    return Mission(_seat(action["partner"], players))
+    return Mission(_seat(_field(action, "partner"), players))
 
 
 def _peek(action: Mapping[Any, Any], players: int) -> Peek:
-    _keys(action, "slot")
-    return Peek(_slot(action["slot"], "slot"))
+    return Peek(_slot(_field(action, "slot"), "slot"))
 
 
 def _discard(action: Mapping[Any, Any], players: int) -> Discard:
-    _keys(action, "card")
-    card = action["card"]
+    card = _field(action, "card")
     if type(card) is not str or card not in COLOURS:
         raise _malformed("'card' must be 'blue' or 'red'")
     return Discard(card)
@@ -196,7 +201,7 @@ def parse_action(action: object, players: int) -> Action:
     unknown type, missing or extra keys, a bool where a seat is expected, an unknown
     slot or colour, a seat that is not at this table (:class:`BadTarget`).
     """
-    if isinstance(action, Mapping):
+    if type(action) is dict or isinstance(action, Mapping):
         kind = action.get("type")
         parser = _PARSERS.get(kind) if type(kind) is str else None
         if parser is None:

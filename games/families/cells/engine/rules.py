@@ -342,7 +342,11 @@ def _exchange(
         swapped = list(cards)
         swapped[mine], swapped[theirs] = cards[theirs], cards[mine]
         cards = tuple(swapped)
-    touches = (*state.touches[:-1], touch._replace(exchanged=action.exchange))
+    decided = Touch(
+        SWAP, touch.step, seat, touch.slot, touch.other, touch.other_slot,
+        action.exchange, touch.seen,
+    )  # fmt: skip
+    touches = (*state.touches[:-1], decided)
     # Public: that the swapper decided, never what.
     events = [Event("swap_decided", {"seat": seat})]
     return _next_turn(state, seat, state.step + 1, events, cards=cards, touches=touches)
@@ -429,19 +433,27 @@ def _discard(state: GameState, seat: int, action: Discard) -> tuple[GameState, E
             "cards_passed",
             {"number": number, "leader": seat, "partner": mission.partner},
         )
+        # A record built whole: NamedTuple._replace costs several times more.
+        passed = MissionRecord(
+            number, mission.step, seat, mission.partner, mission.reshuffled,
+            mission.drawn, card, None, None,
+        )  # fmt: skip
         new = evolve(
             state,
             step=step,
             turn=step,
             phase=Phase.PARTNER,
-            mission=mission._replace(leader_discard=card),
+            mission=passed,
             hand=rest,
             discards=discards,
         )
         return new, [event]
     (revealed,) = rest
     success = revealed == BLUE
-    done = mission._replace(partner_discard=card, card=revealed)
+    done = MissionRecord(
+        number, mission.step, mission.leader, seat, mission.reshuffled,
+        mission.drawn, mission.leader_discard, card, revealed,
+    )  # fmt: skip
     events = [
         Event(
             "mission_done",
