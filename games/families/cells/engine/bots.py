@@ -34,12 +34,12 @@ def random_action(state: GameState, rng: Random) -> tuple[int, dict[str, Any]]:
     if phase is Phase.TURN:
         seat = state.current
         players = state.table.players
-        base = 3 * seat
-        touched = state.touched
+        left, right = state.touched[3 * seat], state.touched[3 * seat + 2]
         roll = rng.random()
-        if roll < PEEK_CHANCE and (touched[base] or touched[base + 2]):
-            slot = 0 if touched[base] and (not touched[base + 2] or roll < 0.075) else 2
-            return seat, {"type": "peek", "slot": SLOTS[slot]}
+        if roll < PEEK_CHANCE and (left or right):
+            # Only a left or right card can be touched; with both, either at even odds.
+            slot = "left" if left and (not right or roll < PEEK_CHANCE / 2) else "right"
+            return seat, {"type": "peek", "slot": slot}
         other = (seat + 1 + int(rng.random() * (players - 1))) % players
         if rng.random() < MISSION_CHANCE:
             return seat, {"type": "mission", "partner": other}

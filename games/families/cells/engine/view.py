@@ -20,6 +20,7 @@ from games.families.cells.engine.rules import (
     waiting_for,
 )
 from games.families.cells.engine.state import (
+    BLUE,
     PEEK,
     SLOTS,
     SWAP,
@@ -83,7 +84,7 @@ def _missions(state: GameState) -> list[dict[str, Any]]:
             "leader": record.leader,
             "partner": record.partner,
             "card": record.card,
-            "result": "success" if record.card == "blue" else "fail",
+            "result": "success" if record.card == BLUE else "fail",
         }
         for record in state.missions
     ]
