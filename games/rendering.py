@@ -41,13 +41,24 @@ def table_page_context(
     taken = len(ctx.players)
     family = family_of(game.ruleset)
     words = family.words(game.ruleset)
+    playing = game.status != Game.Status.ABANDONED
+    board = public_board = None
+    if ctx.view is not None and ctx.public_view is not None:
+        board = family.board(ctx.view, names, playing=playing)
+        public_board = (
+            board
+            if ctx.view is ctx.public_view
+            else family.board(ctx.public_view, names, playing=playing)
+        )
     return {
         "ctx": ctx,
         "game": game,
         "players": ctx.players,
         "words": words,
         "family": family,
-        "board": family.board(ctx.view, names) if ctx.view is not None else None,
+        "board": board,
+        "public_board": public_board,
+        "regions": family.regions,
         "view": ctx.view,
         "taken": taken,
         "free_seats": range(max(0, game.seat_count - taken)),
@@ -70,7 +81,7 @@ def table_page_context(
         "chat_channels": ctx.chat_channels,
         "can_chat_table": ctx.is_seated
         and ChatMessage.Channel.TABLE in ctx.chat_channels
-        and game.status == Game.Status.PLAYING,
+        and game.status in (Game.Status.OPEN, Game.Status.PLAYING),
         "error": "",
         "origin": origin,
         **({"csrf_token": csrf_token} if csrf_token else {}),

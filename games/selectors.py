@@ -41,6 +41,8 @@ class TableContext:
     viewer: User | None
     me: Player | None  # the viewer's own seat, if seated
     view: dict[str, Any] | None
+    """The viewer's own view (the spectator's for anyone not seated)."""
+    public_view: dict[str, Any] | None
     chat: list[ChatMessage] = field(default_factory=list)
     side_chats: list[tuple[str, list[ChatMessage]]] = field(default_factory=list)
     """Each private channel this viewer may read, with its messages."""
@@ -157,11 +159,12 @@ def table_context(
     me = None
     if viewer is not None and viewer.is_authenticated:
         me = next((p for p in players if p.user_id == viewer.pk), None)
-    view = None
+    view = public_view = None
     if game.status != Game.Status.OPEN and game.seed is not None:
         if state is None:
             state = load_state(game)
-        view = engine.view(state, me.position if me else None)
+        public_view = engine.view(state, None)
+        view = engine.view(state, me.position) if me else public_view
     channels = visible_chat_channels(game, view, me is not None)
     table_chat = []
     if with_chat and ChatMessage.Channel.TABLE in channels:
@@ -179,6 +182,7 @@ def table_context(
         viewer=viewer,
         me=me,
         view=view,
+        public_view=public_view,
         chat=table_chat,
         side_chats=side_chats,
         chat_channels=channels,

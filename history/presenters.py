@@ -144,6 +144,7 @@ def replay_context(
     shown = replay.screen(
         game, names, step=step, seat=perspective, viewer_seat=viewer_seat
     )
+    family = family_of(game.ruleset)
 
     def link(number: int) -> dict[str, str]:
         number = max(0, min(number, shown.last))
@@ -158,8 +159,10 @@ def replay_context(
         "screen": shown,
         "game": game,
         "view": shown.view,
-        "family": family_of(game.ruleset),
-        "board": family_of(game.ruleset).board(shown.view, names),
+        "family": family,
+        "regions": family.regions,
+        "board": family.board(shown.view, names, playing=True),
+        "public_board": family.board(shown.public_view, names, playing=True),
         "readonly": True,
         "links": {
             "first": link(0),

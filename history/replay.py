@@ -134,6 +134,15 @@ def view_at(
     )
 
 
+def public_view_at(game: Game, step: int, seat: int | None) -> dict[str, Any]:
+    """The shared board's view at ``step`` when watching as ``seat``: what the table
+    saw then, or, seen by everyone after the end, with every card turned up."""
+    state = state_at(game, step)
+    if seat is None and game.status == Game.Status.FINISHED:
+        return engine.view(state, None, after=load_state(game))
+    return engine.view(state, None)
+
+
 # --- one screen of the replay -----------------------------------------------------
 
 
@@ -147,6 +156,7 @@ class Screen:
     seat: int | None
     viewer_seat: int | None
     view: dict[str, Any]
+    public_view: dict[str, Any]
     perspectives: list[tuple[str, str]]
     """(``as`` value, label): everyone, then each player; only everyone for an
     abandoned game."""
@@ -195,6 +205,7 @@ def screen(
         seat=position,
         viewer_seat=viewer_seat,
         view=view_at(game, number, position, viewer_seat=viewer_seat),
+        public_view=public_view_at(game, number, position),
         perspectives=perspectives(game, names),
     )
 

@@ -83,7 +83,7 @@ def game_review(request: HttpRequest, code: str) -> HttpResponse:
         record = selectors.game_record(game)
         names = record.names
         final = family_of(game.ruleset).board(
-            engine.view(load_state(game), None), names
+            engine.view(load_state(game), None), names, playing=True
         )
         context.update(record=record, final=final, seat_names=names)
         context.update(family_of(game.ruleset).review(game, names))

@@ -72,6 +72,23 @@ class Figure:
         return "—" if rate is None else f"{round(rate * 100)}%"
 
 
+@dataclass(frozen=True)
+class Region:
+    """One region of a table's live page, drawn by a family template.
+
+    A ``shared`` region is presented from the spectator's view: it carries nothing
+    secret, is the same for every seat, and is rendered once per table version for
+    all of them. Any other region is presented from the viewer's own view. ``column``
+    places it: ``top`` (full width, first), ``main`` or ``side`` (two columns on a
+    wide screen, one after the other on a phone).
+    """
+
+    id: str
+    template: str
+    shared: bool
+    column: str = "main"
+
+
 class Family:
     """One game family as the platform sees it. A family subclasses this in its
     folder's ``family.py`` and fills in what its games need; the defaults here are
@@ -80,8 +97,9 @@ class Family:
 
     code: ClassVar[str]
     """The family's folder name (``games/families/<code>/``)."""
-    board_template: ClassVar[str]
-    """The template of a table's live board, given ``board`` (from :meth:`board`)."""
+    regions: ClassVar[tuple[Region, ...]]
+    """The regions of a table's live page (each template gets ``board``, from
+    :meth:`board` of the view the region is drawn from, and the table's context)."""
     review_template: ClassVar[str] = ""
     """The template of the family's part of a finished game's review page."""
 
@@ -100,9 +118,12 @@ class Family:
 
     # --- the live table ------------------------------------------------------------
 
-    def board(self, view: Mapping[str, Any], names: Mapping[int, str]) -> Any:
-        """What the live board shows to the viewer whose ``view`` this is (built from
-        the engine's view alone: no database, nothing else)."""
+    def board(
+        self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
+    ) -> Any:
+        """What the live page shows to the viewer whose ``view`` this is (built from
+        the engine's view alone: no database, nothing else). ``playing`` is False
+        once a game is abandoned: nothing may be offered then."""
         raise NotImplementedError
 
     def parse_move(self, fields: Any) -> dict[str, Any]:

@@ -1,86 +1,131 @@
-// The table page: connection dot, the face-down role card, the team picker, small
-// comforts around forms sent over the socket. Everything here is optional: without
-// JavaScript every form posts and the page reloads.
+// The table page: connection dot, the team picker, small comforts around forms sent
+// over the socket, keeping opened lines open across pushes, and telling a player when
+// the table waits for them. Everything here is optional: without JavaScript every
+// form posts, the face-down card is a native <details>, and a reload shows the rest.
 (function () {
   "use strict";
 
+  // --- connection and pending moves -----------------------------------------------
+  var socketOpen = false;
   function connection(state) {
     var dot = document.getElementById("connection");
-    if (!dot) return;
-    dot.classList.remove("on", "off");
-    if (state === "on") dot.classList.add("on");
-    if (state === "off") dot.classList.add("off");
-    dot.textContent = dot.getAttribute("data-" + state) || dot.textContent;
+    socketOpen = state === "on";
+    if (dot) {
+      dot.classList.remove("on", "off");
+      if (state === "on") dot.classList.add("on");
+      if (state === "off") dot.classList.add("off");
+      dot.textContent = dot.getAttribute("data-" + state) || dot.textContent;
+    }
     document.body.setAttribute("data-socket", state);
   }
-
+  connection("connecting");
   document.body.addEventListener("htmx:wsConnecting", function () { connection("connecting"); });
   document.body.addEventListener("htmx:wsOpen", function () { connection("on"); });
   document.body.addEventListener("htmx:wsClose", function () { connection("off"); });
   document.body.addEventListener("htmx:wsError", function () { connection("off"); });
 
-  // A form sent over the socket: clear the chat box, block a double submit until the
-  // table's answer arrives (the server refuses a second vote anyway).
+  // A move sent over the socket: block a double submit and show it as pending until
+  // the table answers (a push with a newer version, or an error). A move tapped while
+  // the socket is down waits, marked pending, and goes when it reconnects.
   document.body.addEventListener("htmx:wsAfterSend", function (event) {
     var form = event.target instanceof Element ? event.target.closest("form") : null;
     if (!form) return;
-    if (form.hasAttribute("data-reset-on-send")) {
-      form.reset();
-      return;
-    }
+    if (form.hasAttribute("data-reset-on-send")) { form.reset(); return; }
+    pending(form);
+  });
+  document.body.addEventListener("htmx:wsConfigSend", function (event) {
+    var form = event.target instanceof Element ? event.target.closest("form") : null;
+    if (form && !socketOpen && !form.hasAttribute("data-reset-on-send")) pending(form);
+  });
+  function pending(form) {
+    form.classList.add("pending");
     form.querySelectorAll("button").forEach(function (button) { button.disabled = true; });
     var error = document.getElementById("table-error");
     if (error) { error.textContent = ""; error.className = ""; }
-  });
-
-  // The role card: hold (or press the button) to look; it turns back when released.
-  function reveal(card, on) {
-    card.classList.toggle("shown", on);
-    var button = card.querySelector("[data-reveal]");
-    if (button) button.setAttribute("aria-pressed", on ? "true" : "false");
   }
-  document.addEventListener("pointerdown", function (event) {
-    var card = event.target instanceof Element ? event.target.closest("[data-role-card]") : null;
-    if (card && card.querySelector("[data-reveal]")) reveal(card, true);
-  });
-  ["pointerup", "pointercancel", "pointerleave"].forEach(function (name) {
-    document.addEventListener(name, function () {
-      document.querySelectorAll("[data-role-card].shown").forEach(function (card) {
-        if (card.querySelector("[data-reveal]")) reveal(card, false);
-      });
-    }, true);
-  });
-  document.addEventListener("keydown", function (event) {
-    var button = event.target instanceof Element ? event.target.closest("[data-reveal]") : null;
-    if (button && (event.key === " " || event.key === "Enter")) {
-      event.preventDefault();
-      reveal(button.closest("[data-role-card]"), true);
-    }
-  });
-  document.addEventListener("keyup", function (event) {
-    var button = event.target instanceof Element ? event.target.closest("[data-reveal]") : null;
-    if (button) reveal(button.closest("[data-role-card]"), false);
-  });
 
-  // The team picker: the propose button works only with exactly the right count.
+  // --- the team picker: the button works with exactly the right count, and tapping
+  // a seat on the board picks it too.
   function updateTeamPicker(form) {
     var size = parseInt(form.getAttribute("data-team-size"), 10);
-    var chosen = form.querySelectorAll("input[name=team]:checked").length;
+    var picked = form.querySelectorAll("input[name=team]:checked");
     var button = form.querySelector("[data-submit-team]");
-    if (button) button.disabled = chosen !== size;
+    if (button) button.disabled = picked.length !== size;
+    var chosen = {};
+    picked.forEach(function (box) { chosen[box.value] = true; });
+    document.querySelectorAll(".board-seats li[data-seat]").forEach(function (row) {
+      row.classList.toggle("picked", !!chosen[row.getAttribute("data-seat")]);
+    });
   }
   document.addEventListener("change", function (event) {
     var form = event.target instanceof Element ? event.target.closest("form[data-team-size]") : null;
     if (form) updateTeamPicker(form);
   });
-  function refresh() {
-    document.querySelectorAll("form[data-team-size]").forEach(updateTeamPicker);
-  }
-  document.body.addEventListener("htmx:oobAfterSwap", refresh);
-  document.body.addEventListener("htmx:afterSwap", refresh);
-  refresh();
+  document.addEventListener("click", function (event) {
+    var row = event.target instanceof Element ? event.target.closest(".board-seats li[data-seat]") : null;
+    var form = document.querySelector("form[data-team-size]");
+    if (!row || !form) return;
+    var box = form.querySelector("input[name=team][value='" + row.getAttribute("data-seat") + "']");
+    if (!box) return;
+    box.checked = !box.checked;
+    updateTeamPicker(form);
+  });
+  document.body.classList.toggle("can-pick", !!document.querySelector("form[data-team-size]"));
 
-  // A form marked data-confirm asks first.
+  // --- opened lines and the card stay as the player left them across pushes -----------
+  var open = {};
+  function remember() {
+    document.querySelectorAll("details[id]").forEach(function (details) {
+      if (details.hasAttribute("data-keep-open")) open[details.id] = details.open;
+    });
+  }
+  function restore() {
+    Object.keys(open).forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details && open[id]) details.open = true;
+    });
+  }
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (details instanceof HTMLDetailsElement && details.id && details.hasAttribute("data-keep-open")) {
+      open[details.id] = details.open;
+    }
+  }, true);
+
+  // --- whose turn: the tab title, and a vibration if the player asked for one ---------
+  var baseTitle = document.title;
+  var table = document.getElementById("table");
+  var vibrate = window.localStorage && localStorage.getItem("podpolye-vibrate") === "1";
+  document.querySelectorAll("[data-pref=vibrate]").forEach(function (box) {
+    box.checked = vibrate;
+    box.addEventListener("change", function () {
+      vibrate = box.checked;
+      try { localStorage.setItem("podpolye-vibrate", vibrate ? "1" : "0"); } catch (e) { /* private mode */ }
+    });
+  });
+  var wasMine = false;
+  function yourTurn() {
+    var mine = !!document.querySelector("#table-live .action-area form");
+    var label = table ? table.getAttribute("data-your-turn") : "";
+    document.title = mine && label ? "● " + label + " · " + baseTitle : baseTitle;
+    if (mine && !wasMine && vibrate && navigator.vibrate) navigator.vibrate(200);
+    wasMine = mine;
+  }
+
+  function afterSwap() {
+    document.querySelectorAll("form[data-team-size]").forEach(updateTeamPicker);
+    document.body.classList.toggle("can-pick", !!document.querySelector("form[data-team-size]"));
+    restore();
+    yourTurn();
+  }
+  document.body.addEventListener("htmx:oobBeforeSwap", remember);
+  document.body.addEventListener("htmx:beforeSwap", remember);
+  document.body.addEventListener("htmx:oobAfterSwap", afterSwap);
+  document.body.addEventListener("htmx:afterSwap", afterSwap);
+  afterSwap();
+
+  // A form marked data-confirm asks first (without JavaScript, such forms sit behind
+  // a <details> that has to be opened first).
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form instanceof HTMLFormElement && form.hasAttribute("data-confirm")) {

@@ -45,8 +45,16 @@ def fits_the_phone(page: Page) -> bool:
 
 def make_move(page: Page, rng: random.Random) -> bool:
     """Play the move this page offers, the way a player would; False if none."""
+    secret = page.locator("#role-card form.secret-action")
+    if secret.count():
+        # What only a role may do (the sniper's shot) is done from inside the card.
+        page.locator("#role-card > summary").click()
+        radios = secret.locator("input[type=radio]")
+        radios.nth(rng.randrange(radios.count())).check()
+        secret.locator("button[type=submit]").click()
+        return True
     area = page.locator("section.action-area")
-    if area.count() == 0:
+    if area.count() == 0 or area.locator("form").count() == 0:
         return False
     picker = area.locator("form.team-picker")
     if picker.count():
@@ -131,13 +139,13 @@ def test_partisans_with_both_presets_to_the_review(
     new_player: Callable[..., Page],
 ) -> None:
     pages, code = seat_table(new_player, "partisans", ["scout", "check"])
-    # The role card is face down until held.
+    # The role card is face down until tapped, and turns back when tapped again.
     first = pages[0]
     card = first.locator("[data-role-card]")
     expect(card.locator(".front")).to_be_hidden()
-    first.locator("[data-reveal]").dispatch_event("pointerdown")
+    card.locator("summary").click()
     expect(card.locator(".front")).to_be_visible()
-    first.locator("[data-reveal]").dispatch_event("pointerup")
+    card.locator("summary").click()
     expect(card.locator(".front")).to_be_hidden()
 
     game = play_through(pages, code, random.Random(7), secret_words("partisans"))
@@ -148,7 +156,7 @@ def test_partisans_with_both_presets_to_the_review(
         # Every card is turned up on every screen.
         for position in range(5):
             expect(
-                page.locator(f".seats li[data-seat='{position}'][data-side]")
+                page.locator(f".board-seats li[data-seat='{position}'][data-side]")
             ).to_have_count(1)
     review = pages[0].get_by_role("link", name="Полный разбор игры")
     review.click()

@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from games import engine
-from games.families.registry import Family, Figure
+from games.families.registry import Family, Figure, Region
 from games.families.resistance import (
     export,
     moves,
@@ -26,7 +26,12 @@ from games.models import Game, Seat
 
 class ResistanceFamily(Family):
     code = "resistance"
-    board_template = "resistance/board.html"
+    regions = (
+        Region("top", "resistance/top.html", shared=False, column="top"),
+        Region("board", "resistance/board.html", shared=True, column="main"),
+        Region("card", "resistance/card.html", shared=False, column="main"),
+        Region("record", "resistance/record.html", shared=True, column="side"),
+    )
     review_template = "resistance/review.html"
     rules_template = "resistance/rules.html"
 
@@ -55,8 +60,10 @@ class ResistanceFamily(Family):
             "ruleset": rules,
         }
 
-    def board(self, view: Mapping[str, Any], names: Mapping[int, str]) -> Any:
-        return presenters.board(view, names)
+    def board(
+        self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
+    ) -> Any:
+        return presenters.board(view, names, playing=playing)
 
     def parse_move(self, fields: Any) -> dict[str, Any]:
         return moves.parse_move(fields)

@@ -1,6 +1,14 @@
-"""Turning a seat's engine view into what its page shows: the banner, the board, the
-seats, the log, the action area. Pure functions of the view, the players' names and the
-game's words: no database, nothing beyond what ``view()`` handed over.
+"""Turning an engine view into what a table page shows: the banner and the news, the
+board, the seats, the log and the vote grid, the action area, the face-down card. Pure
+functions of the view, the players' names and the game's words: no database, nothing
+beyond what ``view()`` handed over.
+
+The page is drawn in regions (see :mod:`.family`): the shared ones (the board, the
+record) are presented from the spectator's view, so they can carry nothing secret and
+are rendered once for every seat; a seat's own regions (the top with its action area,
+the card) from that seat's view. Outside the card a seat's regions have the same shape
+whatever its side or role (UX.md, "a glance tells a neighbour nothing"): what only a
+role may do (the sniper's shot) is done from inside the card.
 
 Every per-seat fact that comes out of here is tagged with the seat's position so the
 templates can mark it ``data-seat`` / ``data-side`` / ``data-role`` / ``data-vote`` for
@@ -33,6 +41,9 @@ class SeatRow:
     name: str
     is_me: bool = False
     is_leader: bool = False
+    is_next_leader: bool = False
+    last_vote: bool | None = None
+    """How the seat voted on the last finished vote, shown until the next vote."""
     on_team: bool = False
     status: str = ""  # "voted", "waiting", "played"
     status_label: str = ""
@@ -84,21 +95,56 @@ class CheckEntry:
 
 @dataclass
 class ActionArea:
-    kind: str  # propose, vote, play, check, claim, shoot
+    """What the seat may do now, outside the card. Its shape depends only on the
+    seat's public position (leader, voter, team member, token holder), never on its
+    side: every team member gets both cards (see :func:`_action_area`)."""
+
+    kind: str  # propose, vote, play, check, claim
     size: int = 0
     candidates: list[tuple[int, str]] = field(default_factory=list)
-    cards: list[tuple[str, str]] = field(default_factory=list)  # (code, label)
+    cards: list[tuple[str, str, str]] = field(default_factory=list)
+    """(value sent, label, look) per button."""
     sides: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
 class RoleCard:
+    """The face-down card: everything only this seat knows, and what only its role
+    may do (the sniper's shot)."""
+
     role: str
     role_label: str
     side: str
     side_label: str
+    partners: list[dict[str, Any]]
+    """An evil seat's partners: its own side."""
     known: list[dict[str, Any]]
+    """What else the seat was told (the scout's list)."""
     check_results: list[dict[str, Any]]
+    my_cards: list[tuple[str, str, str]] = field(default_factory=list)
+    """(mission label, card code, card label) of the cards this seat played."""
+    good_cards_note: bool = False
+    """A good team member's note: both buttons play «success»."""
+    shoot: list[tuple[int, str]] = field(default_factory=list)
+    """The sniper's targets, in the sniper phase."""
+    sniper_name: str = ""
+    my_vote: bool | None = None
+
+
+@dataclass
+class GridRow:
+    """One proposal in the vote grid: missions down, seats across."""
+
+    title: str
+    mission: int
+    attempt: int
+    leader: int
+    team: list[int]
+    cells: list[tuple[int, bool | None, bool]]
+    """(seat, vote or None, on the team) per seat."""
+    approved: bool
+    result: str | None
+    result_label: str
 
 
 @dataclass
@@ -106,6 +152,16 @@ class Board:
     banner: str
     banner_detail: str
     banner_tone: str
+    news: str
+    news_tone: str
+    last_vote: tuple[int, int] | None
+    """(mission, attempt) of the finished vote the seats show, until the next."""
+    grid: list[GridRow]
+    playing: bool
+    my_vote_cast: bool
+    show_tokens: bool
+    propose_label: str
+    cards_secret_label: str
     track: list[MissionCircle]
     rejections: int
     pips: list[bool]
@@ -125,7 +181,6 @@ class Board:
     population_left: int
     sniper_target: str | None
     sniper_hit: bool | None
-    my_cards: list[tuple[int, str]]
 
 
 def _names(names: Mapping[int, str], seats: list[int], me: int | None) -> str:
@@ -202,8 +257,9 @@ def _seat_rows(
     proposal = view["proposal"]
     play = view["play"]
     token = view["token"]
+    over = phase == "over"
     # What this seat secretly knows about others (evil partners, the scout's list)
-    # stays on the face-down role card: a glance at the board must not catch it. The
+    # stays on the face-down card: a glance at the board must not catch it. The
     # seats show sides only once every card is turned up.
     known: dict[int, dict[str, Any]] = {}
     if view["roles"]:
@@ -214,13 +270,20 @@ def _seat_rows(
         team = set(proposal["team"])
     elif phase == "mission" and play:
         team = set(play["team"])
+    # The last finished vote stays on the seats until the next vote starts.
+    last_votes: dict[str, bool] = {}
+    if view["history"] and phase != "vote":
+        last_votes = view["history"][-1]["votes"]
+    next_leader = _next_leader(view)
     rows = []
     for position in range(view["players"]):
         row = SeatRow(
             position=position, name=names.get(position, "?"), is_me=position == me
         )
-        row.is_leader = position == view["leader"] and phase != "over"
+        row.is_leader = position == view["leader"] and not over
+        row.is_next_leader = position == next_leader and not over
         row.on_team = position in team
+        row.last_vote = last_votes.get(str(position))
         if phase == "vote" and proposal:
             if position in proposal["voted"]:
                 row.status, row.status_label = "voted", _("voted")
@@ -231,21 +294,24 @@ def _seat_rows(
                 row.status, row.status_label = "played", _("played")
             else:
                 row.status, row.status_label = "waiting", _("not yet")
-        row.has_token = bool(token) and token["holder"] == position and phase != "over"
+        row.has_token = bool(token) and token["holder"] == position and not over
         fact = known.get(position)
-        if fact is not None and position != me:
+        if fact is not None:
             row.side = fact.get("side")
             row.side_label = str(side_name(ruleset, row.side)) if row.side else ""
             if fact.get("role"):
                 row.role = fact["role"]
                 row.role_label = str(role_name(ruleset, row.role))
-        if position == me and view["roles"]:
-            row.side = view["me"]["side"]
-            row.side_label = str(side_name(ruleset, row.side))
-            row.role = view["me"]["role"]
-            row.role_label = str(role_name(ruleset, row.role))
         rows.append(row)
     return rows
+
+
+def _next_leader(view: Mapping[str, Any]) -> int | None:
+    """Who leads if this team is turned down: the next seat (and after the mission
+    too, except at a werewolf table, where the headman stays)."""
+    if view["phase"] == "over":
+        return None
+    return (view["leader"] + 1) % view["players"]
 
 
 def _log(
@@ -260,22 +326,6 @@ def _log(
             )
         ]
         approvals = sum(1 for _, _, v in votes if v)
-        result = item.get("result")
-        fails = item.get("fails")
-        if not item["approved"]:
-            result_label = _("rejected")
-        elif result == "success":
-            result_label = str(words.mission_success)
-            if fails:
-                result_label += ", " + phrases_for(ruleset).fails % {"n": fails}
-        elif result == "fail":
-            result_label = (
-                str(words.mission_fail)
-                + ", "
-                + phrases_for(ruleset).fails % {"n": fails or 0}
-            )
-        else:
-            result_label = _("approved")
         entries.append(
             LogEntry(
                 title=phrases_for(ruleset).log_title
@@ -288,21 +338,69 @@ def _log(
                 approvals=approvals,
                 rejections=len(votes) - approvals,
                 approved=item["approved"],
-                fails=fails,
-                result=result,
-                result_label=result_label,
+                fails=item.get("fails"),
+                result=item.get("result"),
+                result_label=_result_label(item, words, ruleset),
             )
         )
     return entries
 
 
+def _result_label(item: Mapping[str, Any], words: Words, ruleset: str) -> str:
+    """A finished vote's outcome in a few words: rejected, or the mission's result
+    with its fail count ("failed, 1 sabotage"; a success says its fails only if
+    there were any)."""
+    result, fails = item.get("result"), item.get("fails")
+    if not item["approved"]:
+        return _("rejected")
+    if result == "success":
+        label = str(words.mission_success)
+        if fails:
+            label += ", " + phrases_for(ruleset).fails % {"n": fails}
+        return label
+    if result == "fail":
+        return (
+            str(words.mission_fail)
+            + ", "
+            + phrases_for(ruleset).fails % {"n": fails or 0}
+        )
+    return _("approved")
+
+
+def _grid(view: Mapping[str, Any], words: Words, ruleset: str) -> list[GridRow]:
+    """Every finished vote as a row of the grid: each seat's mark, the leader and
+    the team marked, and the result."""
+    rows = []
+    for item in view["history"]:
+        votes = item["votes"]
+        rows.append(
+            GridRow(
+                title=f"{item['mission']}.{item['attempt']}",
+                mission=item["mission"],
+                attempt=item["attempt"],
+                leader=item["leader"],
+                team=list(item["team"]),
+                cells=[
+                    (seat, votes.get(str(seat)), seat in item["team"])
+                    for seat in range(view["players"])
+                ],
+                approved=item["approved"],
+                result=item.get("result"),
+                result_label=_result_label(item, words, ruleset),
+            )
+        )
+    return rows
+
+
 def _checks(
     view: Mapping[str, Any], names: Mapping[int, str], ruleset: str
 ) -> list[CheckEntry]:
+    """The checks as the table saw them: who checked whom and what they announced.
+    A true result is only ever on its holder's card (and on everyone's at the end,
+    in the review)."""
     rows = []
     for check in view["checks"]:
         claim = check.get("claim")
-        result = check.get("result")
         rows.append(
             CheckEntry(
                 after_mission=check["after_mission"],
@@ -311,17 +409,27 @@ def _checks(
                 target=names.get(check["target"], "?"),
                 target_position=check["target"],
                 claim=claim,
-                claim_label=str(side_name(ruleset, claim)) if claim else "",
-                result=result,
-                result_label=str(side_name(ruleset, result)) if result else "",
+                claim_label=_one_of(ruleset, claim) if claim else "",
+                result=None,
+                result_label="",
             )
         )
     return rows
 
 
+def _one_of(ruleset: str, side: str) -> str:
+    """A person of ``side`` in the game's words ("a traitor")."""
+    phrases = phrases_for(ruleset)
+    return str(phrases.good_one if side == "good" else phrases.evil_one)
+
+
 def _action_area(
     view: Mapping[str, Any], names: Mapping[int, str], words: Words, me: int | None
 ) -> ActionArea | None:
+    """The seat's action area. A team member gets both mission cards whatever their
+    side, in the same places: a good player's second button plays «success» too,
+    as if their hand held two success cards (the card says so), so the screen looks
+    the same to a neighbour and the rules still hold."""
     for spec in view["legal"]:
         kind = spec["type"]
         if kind == "propose":
@@ -335,11 +443,15 @@ def _action_area(
         if kind == "vote":
             return ActionArea(kind=kind)
         if kind == "play":
-            labels = {"success": str(words.success_card), "fail": str(words.fail_card)}
+            second = "fail" if "fail" in spec["cards"] else "success"
             return ActionArea(
-                kind=kind, cards=[(card, labels[card]) for card in spec["cards"]]
+                kind=kind,
+                cards=[
+                    ("success", str(_card_label(words, "success")), "good"),
+                    (second, str(_card_label(words, "fail")), "danger"),
+                ],
             )
-        if kind in ("check", "shoot"):
+        if kind == "check":
             return ActionArea(
                 kind=kind,
                 candidates=[(seat, names.get(seat, "?")) for seat in spec["among"]],
@@ -355,16 +467,74 @@ def _action_area(
     return None
 
 
+def _card_label(words: Words, card: str) -> str:
+    if card == "success":
+        label, colour = str(words.success_card), words.success_colour
+    else:
+        label, colour = str(words.fail_card), words.fail_colour
+    return f"{label} ({colour})" if colour else label
+
+
+def _news(
+    view: Mapping[str, Any], names: Mapping[int, str], ruleset: str
+) -> tuple[str, str]:
+    """The latest thing that happened, in words, and its tone: the last vote with its
+    count, the last mission's result, the last claim. It stays on the board until
+    something newer happens, so a reload shows the same as the push did."""
+    phrases = phrases_for(ruleset)
+    latest: tuple[tuple[int, int, int], str, str] | None = None
+
+    def consider(key: tuple[int, int, int], text: str, tone: str) -> None:
+        nonlocal latest
+        if latest is None or key > latest[0]:
+            latest = (key, text, tone)
+
+    for item in view["history"]:
+        votes = list(item["votes"].values())
+        counts = {"yes": votes.count(True), "no": votes.count(False)}
+        text = (phrases.approved if item["approved"] else phrases.rejected) % counts
+        consider((item["mission"], 1, item["attempt"]), text, "neutral")
+    for mission in view["missions"]:
+        if mission["result"] is None:
+            continue
+        success = mission["result"] == "success"
+        text = (phrases.mission_succeeds if success else phrases.mission_fails) % {
+            "mission": mission["number"],
+            "fails": mission["fails"] or 0,
+        }
+        consider((mission["number"], 2, 0), text, "success" if success else "fail")
+    for check in view["checks"]:
+        if check.get("claim"):
+            text = phrases.claimed % {
+                "holder": names.get(check["holder"], "?"),
+                "target": names.get(check["target"], "?"),
+                "one": _one_of(ruleset, check["claim"]),
+            }
+            consider((check["after_mission"], 3, 0), text, "neutral")
+    if latest is None:
+        return "", ""
+    return latest[1], latest[2]
+
+
 def _banner(
-    view: Mapping[str, Any], names: Mapping[int, str], words: Words, ruleset: str
+    view: Mapping[str, Any],
+    names: Mapping[int, str],
+    words: Words,
+    ruleset: str,
+    playing: bool,
 ) -> tuple[str, str, str]:
-    """One line that says what this player must do now, or whom the table waits for."""
+    """One line that says what this player must do now, or whom the table waits for.
+
+    In the sniper phase it is the same for every seat: only the card tells the
+    sniper that the shot is theirs."""
     me = view["me"]["seat"] if view["me"] else None
     phase = view["phase"]
     waiting = list(view["waiting_for"])
     waiting_names = _names(names, waiting, me)
     leader = names.get(view["leader"], "?")
-    mine = bool(view["legal"])
+    mine = bool(view["legal"]) and phase != "sniper"
+    if not playing and phase != "over":
+        return _("This game was abandoned before the end."), "", "abandoned"
     if phase == "over":
         outcome = view["outcome"] or {}
         tone = "over-good" if outcome.get("winner") == "good" else "over-evil"
@@ -399,11 +569,7 @@ def _banner(
                 "you",
             )
         return (
-            phrases_for(ruleset).table_votes_on
-            % {
-                "leader": leader,
-                "team": team,
-            },
+            phrases_for(ruleset).table_votes_on % {"leader": leader, "team": team},
             detail,
             "wait",
         )
@@ -429,18 +595,16 @@ def _banner(
             "wait",
         )
     if phase == "sniper":
-        if mine:
-            return _("You are the sniper: confer with your side, then shoot"), "", "you"
         return (
             _("Three missions succeeded, but the sniper gets one shot at the scout"),
-            _("Waiting for the sniper"),
+            _("The evil side confers; the sniper shoots from their card."),
             "wait",
         )
     return "", "", "wait"
 
 
 def _role_card(
-    view: Mapping[str, Any], names: Mapping[int, str], ruleset: str
+    view: Mapping[str, Any], names: Mapping[int, str], ruleset: str, words: Words
 ) -> RoleCard | None:
     me = view["me"]
     if not me:
@@ -450,61 +614,108 @@ def _role_card(
             "position": fact["seat"],
             "name": names.get(fact["seat"], "?"),
             "side": fact["side"],
-            "side_label": str(side_name(ruleset, fact["side"])),
+            "side_label": _one_of(ruleset, fact["side"]),
             "role": fact.get("role"),
             "role_label": str(role_name(ruleset, fact["role"]))
             if fact.get("role")
             else "",
         }
         for fact in me["known"]
+        if fact["seat"] != me["seat"]
+    ]
+    checked = {c["target"] for c in view["checks"] if c["holder"] == me["seat"]}
+    evil = me["side"] == "evil"
+    partners = [fact for fact in known if evil and fact["side"] == "evil"]
+    known = [
+        fact
+        for fact in known
+        if fact not in partners and fact["position"] not in checked
     ]
     results = [
         {
             "position": check["target"],
             "name": names.get(check["target"], "?"),
             "side": check["result"],
-            "side_label": str(side_name(ruleset, check["result"])),
+            "side_label": _one_of(ruleset, check["result"]),
         }
         for check in view["checks"]
         if check.get("result") and check["holder"] == me["seat"]
     ]
+    my_cards = [
+        (
+            str(phrases_for(ruleset).mission_number % {"n": int(number)}),
+            card,
+            _card_label(words, card),
+        )
+        for number, card in sorted(me["cards"].items(), key=lambda kv: int(kv[0]))
+    ]
+    playing_card = next((s for s in view["legal"] if s["type"] == "play"), None)
+    shoot = next((s for s in view["legal"] if s["type"] == "shoot"), None)
+    sniper = view["sniper"] or {}
+    sniper_seat = sniper.get("sniper")
     return RoleCard(
         role=me["role"],
         role_label=str(role_name(ruleset, me["role"])),
         side=me["side"],
         side_label=str(side_name(ruleset, me["side"])),
+        partners=partners,
         known=known,
         check_results=results,
+        my_cards=my_cards,
+        good_cards_note=playing_card is not None
+        and "fail" not in playing_card["cards"],
+        shoot=[(seat, names.get(seat, "?")) for seat in shoot["among"]]
+        if shoot
+        else [],
+        sniper_name=names.get(sniper_seat, "?")
+        if sniper_seat is not None and sniper_seat != me["seat"]
+        else "",
+        my_vote=me.get("vote"),
     )
 
 
-def board(view: Mapping[str, Any], names: Mapping[int, str]) -> Board:
-    """Everything the play area shows, for the seat whose view this is."""
+def board(
+    view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool = True
+) -> Board:
+    """Everything the play area shows, for the viewer whose view this is.
+
+    ``playing`` is False for a game its host abandoned: the engine does not know
+    that, so the board offers no move and says the game was abandoned."""
     ruleset = view["ruleset"]
     words = words_for(ruleset)
     me = view["me"]["seat"] if view["me"] else None
-    text, detail, tone = _banner(view, names, words, ruleset)
+    text, detail, tone = _banner(view, names, words, ruleset, playing)
+    news, news_tone = _news(view, names, ruleset)
     successes = sum(1 for m in view["missions"] if m["result"] == "success")
     failures = sum(1 for m in view["missions"] if m["result"] == "fail")
     outcome = view["outcome"]
     sniper = view["sniper"] or {}
-    my_cards = []
-    if view["me"]:
-        my_cards = sorted((int(k), v) for k, v in view["me"]["cards"].items())
+    phrases = phrases_for(ruleset)
     return Board(
         banner=text,
         banner_detail=detail,
         banner_tone=tone,
+        news=news,
+        news_tone=news_tone,
+        last_vote=(view["history"][-1]["mission"], view["history"][-1]["attempt"])
+        if view["history"] and view["phase"] != "vote"
+        else None,
+        grid=_grid(view, words, ruleset),
+        playing=playing,
+        my_vote_cast=bool(view["me"]) and view["me"].get("vote") is not None,
+        show_tokens=bool(words.success_colour),
+        propose_label=str(phrases.propose_button),
+        cards_secret_label=str(phrases.cards_secret),
         track=_mission_circles(view, words, ruleset),
         rejections=view["rejections"],
         pips=[i < view["rejections"] for i in range(MAX_REJECTIONS)],
         seats=_seat_rows(view, names, ruleset),
         log=_log(view, names, words, ruleset),
         checks=_checks(view, names, ruleset),
-        action=_action_area(view, names, words, me),
-        role_card=_role_card(view, names, ruleset),
+        action=_action_area(view, names, words, me) if playing else None,
+        role_card=_role_card(view, names, ruleset, words),
         words=words,
-        on_team_label=str(phrases_for(ruleset).on_team),
+        on_team_label=str(phrases.on_team),
         phase=view["phase"],
         over=view["phase"] == "over",
         winner=outcome["winner"] if outcome else None,
@@ -516,5 +727,4 @@ def board(view: Mapping[str, Any], names: Mapping[int, str]) -> Board:
         if sniper.get("target") is not None
         else None,
         sniper_hit=sniper.get("hit"),
-        my_cards=my_cards,
     )

@@ -45,6 +45,13 @@ class Phrases:
     card_played: Text
     mission_succeeds: Text
     mission_fails: Text
+    # The board's own.
+    propose_button: Text
+    mission_number: Text
+    claimed: Text
+    good_one: Text
+    evil_one: Text
+    cards_secret: Text
 
 
 PHRASES: dict[str, Phrases] = {
@@ -113,6 +120,18 @@ PHRASES: dict[str, Phrases] = {
             "Operation %(mission)d fails with %(fails)d sabotages.",
             "fails",
         ),
+        propose_button=pgettext_lazy("partisans", "Propose this group"),
+        mission_number=pgettext_lazy("partisans", "Operation %(n)d"),
+        claimed=pgettext_lazy(
+            "partisans", "%(holder)s announced: %(target)s is %(one)s."
+        ),
+        good_one=pgettext_lazy("partisans", "one of the partisans"),
+        evil_one=pgettext_lazy("partisans", "one of the traitors"),
+        cards_secret=pgettext_lazy(
+            "partisans",
+            "Nobody will ever see which card you played: only the number of "
+            "sabotages is shown.",
+        ),
     ),
     "trust_no_one": Phrases(
         three_successes=pgettext_lazy("trust_no_one", "three operations completed"),
@@ -179,6 +198,18 @@ PHRASES: dict[str, Phrases] = {
             "Operation %(mission)d is sabotaged: %(fails)d sabotages.",
             "fails",
         ),
+        propose_button=pgettext_lazy("trust_no_one", "Propose this team"),
+        mission_number=pgettext_lazy("trust_no_one", "Operation %(n)d"),
+        claimed=pgettext_lazy(
+            "trust_no_one", "%(holder)s announced: %(target)s is %(one)s."
+        ),
+        good_one=pgettext_lazy("trust_no_one", "one of the agents"),
+        evil_one=pgettext_lazy("trust_no_one", "one of the spies"),
+        cards_secret=pgettext_lazy(
+            "trust_no_one",
+            "Nobody will ever see which card you played: only the number of "
+            "sabotages is shown.",
+        ),
     ),
     "werewolves": Phrases(
         three_successes=pgettext_lazy("werewolves", "three curses were lifted"),
@@ -242,6 +273,18 @@ PHRASES: dict[str, Phrases] = {
             "Night %(mission)d: the werewolves strike, %(fails)d attack.",
             "Night %(mission)d: the werewolves strike, %(fails)d attacks.",
             "fails",
+        ),
+        propose_button=pgettext_lazy("werewolves", "Send this patrol"),
+        mission_number=pgettext_lazy("werewolves", "Night %(n)d"),
+        claimed=pgettext_lazy(
+            "werewolves", "%(holder)s announced: %(target)s is %(one)s."
+        ),
+        good_one=pgettext_lazy("werewolves", "one of the townsfolk"),
+        evil_one=pgettext_lazy("werewolves", "one of the werewolves"),
+        cards_secret=pgettext_lazy(
+            "werewolves",
+            "Nobody will ever see which card you laid: only the number of attacks "
+            "is shown.",
         ),
     ),
 }

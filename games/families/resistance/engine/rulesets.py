@@ -266,8 +266,6 @@ def _chat(default: bool) -> OptionSpec:
     )
 
 
-FIRST_LEADER_RANDOM = gettext_noop("The first leader is chosen at random.")
-
 PARTISANS = ResistanceRuleset(
     code="partisans",
     team_sizes=CLASSIC_TEAM_SIZES,
@@ -282,7 +280,7 @@ PARTISANS = ResistanceRuleset(
     chat_default=True,
     chat_optional=False,
     house_decisions=(
-        FIRST_LEADER_RANDOM,
+        gettext_noop("The first commander is chosen at random."),
         gettext_noop(
             "With the scout: the scout sees every evil player but not which of them "
             "is the sniper."
@@ -302,7 +300,7 @@ TRUST_NO_ONE = ResistanceRuleset(
     options=(_chat(False),),
     chat_default=False,
     chat_optional=True,
-    house_decisions=(FIRST_LEADER_RANDOM,),
+    house_decisions=(gettext_noop("The first leader is chosen at random."),),
 )
 
 WEREWOLVES = ResistanceRuleset(
