@@ -38,7 +38,6 @@ __all__ = [
     "NotACandidate",
     "NotACitizen",
     "NotATarget",
-    "NotAVoter",
     "NotAwake",
     "NotDawn",
     "NotDay",
@@ -196,11 +195,6 @@ class PassNotAllowed(IllegalAction):
 class NoVoteOpen(WrongPhase):
     code = "no_vote_open"
     template = gettext_noop("No vote is open.")
-
-
-class NotAVoter(IllegalAction):
-    code = "not_a_voter"
-    template = gettext_noop("You do not vote in this vote.")
 
 
 class AlreadyVoted(IllegalAction):

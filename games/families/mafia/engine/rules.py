@@ -63,7 +63,6 @@ from games.families.mafia.engine.errors import (
     NotACandidate,
     NotACitizen,
     NotATarget,
-    NotAVoter,
     NotAwake,
     NotDawn,
     NotDay,
@@ -1060,8 +1059,9 @@ def _vote(state: GameState, seat: int, move: Vote) -> tuple[GameState, Events]:
     vote = state.vote
     if state.phase is not Phase.VOTE or vote is None:
         raise NoVoteOpen(action=move.type, phase=state.phase.value)
-    if seat not in vote.voters:
-        raise NotAVoter()
+    # Voters are everyone in the game when the vote opened; nobody leaves during a
+    # vote, and a player who has left was refused before (HasLeft).
+    assert seat in vote.voters
     if vote.ballots[seat] is not None:
         raise AlreadyVoted()
     for candidate in move.candidates:
