@@ -14,6 +14,7 @@ from random import Random
 from typing import Any
 
 from games.engine.core import MODERATOR, GameIsOver
+from games.families.mafia.engine.errors import PlayersOnly
 from games.families.mafia.engine.night import spec
 from games.families.mafia.engine.roles import Side
 from games.families.mafia.engine.rules import moderator_actions
@@ -27,7 +28,7 @@ from games.families.mafia.engine.state import (
     Step,
 )
 
-__all__ = ["bot_action", "random_action", "random_move"]
+__all__ = ["bot_action", "random_action", "random_moderator", "random_move"]
 
 DEFENCE_VOTE = 0.3
 """How often a random voter names each candidate for defence: about three votes per
@@ -93,7 +94,10 @@ def _night_move(shown: Mapping[str, Any], rng: Random) -> dict[str, Any]:
     return move
 
 
-def _random_moderator(state: GameState, rng: Random) -> dict[str, Any]:
+def random_moderator(state: GameState, rng: Random) -> dict[str, Any]:
+    """A legal move of the moderator that keeps the game going: the day's business
+    first (inquiry, midday, votes, the night), an aside (warning, kick, timer) now and
+    then, a vote closed early at times."""
     actions = moderator_actions(state)
     by_type = {action["type"]: action for action in actions}
     if state.phase is Phase.DAY:
@@ -139,10 +143,10 @@ def random_action(state: GameState, rng: Random) -> tuple[int, dict[str, Any]]:
     else:
         waiting = []
     if phase is Phase.DAY or phase is Phase.DAWN:
-        return MODERATOR, _random_moderator(state, rng)
+        return MODERATOR, random_moderator(state, rng)
     aside = phase is not Phase.NIGHT or state.sleep is Step.CONFER
     if not waiting or (aside and rng.random() < MODERATOR_ASIDE):
-        return MODERATOR, _random_moderator(state, rng)
+        return MODERATOR, random_moderator(state, rng)
     seat = _pick(rng, waiting)
     if phase is Phase.VOTE:
         vote = state.vote
@@ -198,12 +202,12 @@ def bot_action(view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
     herself or someone, the radio operator asks about someone not yet read, the
     sniper fires only at a positive reading, and votes go to suspects.
     """
+    me = view["me"] or {}
+    if me.get("seat") == MODERATOR:
+        raise PlayersOnly()  # the moderator is always a person
     legal = view["legal"]
     if not legal:
         raise GameIsOver()
-    me = view["me"] or {}
-    if me.get("seat") == MODERATOR:
-        raise GameIsOver()  # the moderator is always a person
     shown = legal[0]
     mafia, citizens = _suspects(view)
     mine = me.get("side") == Side.MAFIA.value
