@@ -64,6 +64,12 @@ CONFER_SECONDS = 60
 COLONEL_SPEECH_SECONDS = 30
 """Each of the two players the colonel names speaks 30 seconds (the seed)."""
 
+_NAMES: dict[Step | Form, str] = {
+    **{step: step.value for step in Step},
+    **{form: form.value for form in Form},
+}
+"""Plain ``str`` names, looked up once (an enum's ``.value`` is a slow property)."""
+
 mafia_steps = frozenset({Step.MEET, Step.CONFER, Step.DEMOLISHER, Step.GENERAL})
 """Steps at which the mafia are awake together: each of them sees the choices."""
 
@@ -259,8 +265,8 @@ def spec(state: GameState, seat: int) -> dict[str, Any]:
     form = FORMS[step]
     shown: dict[str, Any] = {
         "type": "choose" if awake else "tap",
-        "step": step.value,
-        "form": form.value,
+        "step": _NAMES[step],
+        "form": _NAMES[form],
     }
     if form is Form.NUMBER:
         shown["numbers"] = list(NUMBERS)

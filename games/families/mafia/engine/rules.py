@@ -463,8 +463,6 @@ def _check_move(
     step = state.sleep
     assert step is not None
     form = FORMS[step]
-    if move.keys != FORM_KEYS[form]:
-        raise WrongForm(form=form.value)
     if form is Form.GENERAL:
         modes = screen["modes"]
         if move.mode not in modes:
@@ -509,9 +507,14 @@ def _night_move(
         raise NotAwake()
     if awake and not move.choose:
         raise MustChoose()
-    _check_move(state, seat, move, spec(state, seat))
     step = state.sleep
     assert step is not None
+    form = FORMS[step]
+    if move.keys != FORM_KEYS[form]:
+        raise WrongForm(form=form.value)
+    if form is not Form.OK and form is not Form.NUMBER:
+        # A number was checked by the parser; the other forms name seats.
+        _check_move(state, seat, move, spec(state, seat))
     number = state.night
     if phase is Phase.MIDDAY:
         assert state.day is not None
