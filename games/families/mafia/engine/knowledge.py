@@ -22,10 +22,12 @@ __all__ = [
     "knows",
     "knows_team",
     "mafia_team",
+    "present",
     "publicly_read",
     "read_side",
     "reads_as_mafia",
     "team_known_to",
+    "woke_with_team",
 ]
 
 
@@ -40,8 +42,9 @@ _UNKNOWN = Known(None, None)
 
 
 def mafia_team(state: GameState) -> tuple[int, ...]:
-    """The mafia as they know themselves now: the dealt three, and a recruit once he
-    has woken with them."""
+    """The mafia cards as the team knows itself now: the dealt three, and a recruit
+    once he has woken with them (who of them is still in the game is another
+    question: see :func:`present`)."""
     table = state.table
     recruit = state.recruit
     if recruit is not None and state.recruit_met:
@@ -49,21 +52,59 @@ def mafia_team(state: GameState) -> tuple[int, ...]:
     return table.mafia
 
 
+def present(state: GameState, seat: int, night: int) -> bool:
+    """Whether ``seat`` was in the game during night ``night`` (a player leaving with
+    a night's dead was there that night; one voted out on day ``d`` was not in night
+    ``d``, which follows)."""
+    for leaver in state.exits:
+        if leaver.seat == seat:
+            if leaver.at == "night":
+                return night <= leaver.number
+            return night < leaver.number
+    return True
+
+
+def woke_with_team(state: GameState, seat: int, night: int) -> bool:
+    """Whether ``seat`` was awake with the mafia on ``night`` (from the introduction
+    night for the dealt mafia, from the night after his recruitment for a recruit),
+    so saw the demolisher's pick and the mafia's action."""
+    table = state.table
+    if seat in table.mafia:
+        return present(state, seat, night)
+    return (
+        seat == state.recruit
+        and state.recruit_met
+        and night > state.recruit_night
+        and present(state, seat, night)
+    )
+
+
 def knows_team(state: GameState, seat: int) -> bool:
     """Whether ``seat`` knows the mafia team (is one of it, as they know it)."""
-    return seat in mafia_team(state)
+    return len(team_known_to(state, seat)) > 1
 
 
 def team_known_to(state: GameState, seat: int) -> tuple[int, ...]:
     """The mafia members ``seat`` knows, itself included; ``()`` for a citizen.
 
-    A recruit who has not yet woken with the mafia knows only himself."""
-    team = mafia_team(state)
-    if seat in team:
-        return team
-    if seat == state.recruit:
+    The dealt mafia know each other from the introduction night; a recruit and the
+    mafia know each other once they have woken together (the night after his
+    recruitment, among those then in the game).  A recruit who has not yet woken
+    with them knows only himself.
+    """
+    table = state.table
+    recruit = state.recruit
+    meeting = state.recruit_night + 1
+    if seat in table.mafia:
+        if recruit is not None and state.recruit_met and present(state, seat, meeting):
+            return (*table.mafia, recruit)
+        return table.mafia
+    if seat != recruit:
+        return ()
+    if not state.recruit_met:
         return (seat,)
-    return ()
+    seen = tuple(other for other in table.mafia if present(state, other, meeting))
+    return (*seen, seat)
 
 
 def reads_as_mafia(state: GameState, seat: int, night: int) -> bool:
@@ -123,15 +164,16 @@ def knows(state: GameState, seat: int | None) -> tuple[Known, ...]:
         return tuple(knowledge)
     team = team_known_to(state, seat)
     if len(team) > 1:
-        # One of the mafia as they know themselves: every other seat is a citizen,
-        # except a recruit they have not yet woken with (they cannot know him).
-        hidden = state.recruit if state.recruit not in team else None
+        # One of the mafia as they know themselves.  A dealt member knows every
+        # other seat is a citizen, except a recruit he has not woken with; a recruit
+        # knows it only if he has seen all three dealt members.
+        recruit = state.recruit
+        hidden = recruit if recruit not in team else None
+        complete = seat in table.mafia or set(table.mafia) <= set(team)
         for other in range(players):
-            if other == hidden:
-                continue
             if other in team:
                 knowledge[other] = Known(Side.MAFIA, table.roles[other])
-            else:
+            elif complete and other != hidden:
                 knowledge[other] = Known(Side.CITIZENS, knowledge[other].role)
     knowledge[seat] = Known(state.sides[seat], table.roles[seat])
     return tuple(knowledge)

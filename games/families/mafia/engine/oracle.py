@@ -49,7 +49,7 @@ from html.parser import HTMLParser
 from typing import Any, NamedTuple, cast
 
 from games.engine.core import MODERATOR
-from games.families.mafia.engine.knowledge import knows
+from games.families.mafia.engine.knowledge import knows, woke_with_team
 from games.families.mafia.engine.roles import ROLE_CODES, SIDES, Role, Side
 from games.families.mafia.engine.state import GameState, Phase, Pick, Step
 
@@ -110,11 +110,7 @@ def _knows_picks(state: GameState, viewer: int | None, night: int, pick: Pick) -
         return False
     if pick.seat == viewer:
         return True
-    if pick.step not in _MAFIA_STEPS:
-        return False
-    if viewer in state.table.mafia:
-        return True
-    return viewer == state.recruit and state.recruit_met and night > state.recruit_night
+    return pick.step in _MAFIA_STEPS and woke_with_team(state, viewer, night)
 
 
 def secrets(

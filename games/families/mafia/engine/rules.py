@@ -552,7 +552,8 @@ def _choose(
     night = state.night
     told = {seat, MODERATOR}
     if step in mafia_steps:
-        told.update(mafia_team(state))
+        # The mafia in the game are awake together at their steps.
+        told.update(m for m in mafia_team(state) if state.in_game[m])
     chosen: dict[str, Any] = {"night": night, "step": step.value, "seat": seat}
     chosen.update((key, getattr(move, key)) for key in sorted(move.keys))
     if "targets" in chosen:

@@ -16,6 +16,7 @@ from games.engine.core import MODERATOR, NotSeated
 from games.families.mafia.engine.knowledge import (
     mafia_team,
     team_known_to,
+    woke_with_team,
 )
 from games.families.mafia.engine.night import (
     general_actor,
@@ -199,10 +200,6 @@ def _own_picks(state: GameState, seat: int) -> list[dict[str, Any]]:
 
 def _mafia_nights(state: GameState, seat: int) -> list[dict[str, Any]]:
     """The mafia's choices on the nights ``seat`` was awake with the team."""
-    team = team_known_to(state, seat)
-    if len(team) < 2:
-        return []
-    first = state.recruit_night + 1 if seat == state.recruit else 0
     records = list(state.nights)
     if state.current is not None:
         records.append(state.current)
@@ -216,7 +213,7 @@ def _mafia_nights(state: GameState, seat: int) -> list[dict[str, Any]]:
             ],
         }
         for record in records
-        if record.number >= first and record.number > 0
+        if record.number > 0 and woke_with_team(state, seat, record.number)
     ]
 
 

@@ -176,7 +176,7 @@ def _may_know_choice(state: GameState, seat: int | None, actor: int) -> bool:
     if seat in (actor, MODERATOR):
         return True
     if state.sleep in (Step.MEET, Step.CONFER, Step.DEMOLISHER, Step.GENERAL):
-        return seat in mafia_team(state)
+        return seat in mafia_team(state) and state.in_game[seat]
     return False
 
 

@@ -156,6 +156,29 @@ def test_the_mafia_see_each_others_choices_at_night() -> None:
     assert view(state, NURSE)["me"]["mafia_nights"] == []
 
 
+def test_a_mafia_member_who_has_left_no_longer_wakes_with_the_team() -> None:
+    state = vote_out(day1(), TRAITOR)
+    state = moderator(state, "end_day")
+    state = step(state)
+    state, events = apply(state, DEMOLISHER, {"type": "choose", "target": NURSE})
+    chose = next(event for event in events if event.kind == "chose")
+    assert chose.visible(GENERAL) and not chose.visible(TRAITOR)
+    assert view(state, TRAITOR)["me"]["mafia_nights"] == []
+    assert [n["night"] for n in view(state, GENERAL)["me"]["mafia_nights"]] == [1]
+
+
+def test_a_recruit_and_the_team_know_only_whom_they_woke_with() -> None:
+    state = vote_out(day1(), TRAITOR)
+    state = night(state, general=("recruit", SOLDIER_A, None))
+    state = moderator(state, "end_day")  # night 2: the recruit meets the team
+    recruit = {k["seat"] for k in view(state, SOLDIER_A)["me"]["known"]}
+    assert recruit == {GENERAL, DEMOLISHER}  # not the traitor, who had left
+    traitor = {k["seat"] for k in view(state, TRAITOR)["me"]["known"]}
+    assert traitor == {GENERAL, DEMOLISHER}  # he never woke with the recruit
+    general = {k["seat"] for k in view(state, GENERAL)["me"]["known"]}
+    assert general == {DEMOLISHER, TRAITOR, SOLDIER_A}
+
+
 def test_the_chooser_is_never_told_his_choice_did_nothing() -> None:
     state = night(day1(), demolisher=NURSE, nurse=SOLDIER_A, confirm=False)
     (pick,) = [p for p in view(state, NURSE)["me"]["picks"] if p["step"] == "nurse"]
