@@ -14,10 +14,10 @@ from random import Random
 from typing import Any
 
 from games.engine.core import MODERATOR, GameIsOver
+from games.families.mafia.engine.day import moderator_actions
 from games.families.mafia.engine.errors import PlayersOnly
 from games.families.mafia.engine.night import spec
 from games.families.mafia.engine.roles import Side
-from games.families.mafia.engine.rules import moderator_actions
 from games.families.mafia.engine.state import (
     PASS,
     RECRUIT,

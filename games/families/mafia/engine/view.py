@@ -24,15 +24,14 @@ from games.families.mafia.engine.night import (
     shield_up,
     suspended_now,
 )
-from games.families.mafia.engine.roles import Role
-from games.families.mafia.engine.rules import (
-    legal_actions,
+from games.families.mafia.engine.records import (
     morning_dict,
     public_causes,
     reading_dict,
     resolution_dict,
-    waiting_for,
 )
+from games.families.mafia.engine.roles import Role
+from games.families.mafia.engine.rules import legal_actions, waiting_for
 from games.families.mafia.engine.state import (
     FORMS,
     GameState,

@@ -31,12 +31,9 @@ from games.engine.oracle import find_leaks
 from games.families.mafia.engine import DEALT, GameState, Phase, Side, Step
 from games.families.mafia.engine.bots import random_move
 from games.families.mafia.engine.knowledge import knows, mafia_team
-from games.families.mafia.engine.rules import (
-    deal,
-    public_causes,
-    reading_dict,
-    winner,
-)
+from games.families.mafia.engine.leaving import winner
+from games.families.mafia.engine.records import public_causes, reading_dict
+from games.families.mafia.engine.rules import deal
 
 STATE_FIELDS = {field.name for field in dataclasses.fields(GameState)}
 VIEWERS: list[int | None] = [None, MODERATOR, *range(10)]

@@ -9,7 +9,7 @@ import pytest
 
 from games.engine import legal_actions, view
 from games.families.mafia.engine import GameState, Phase, Side, Step
-from games.families.mafia.engine.rules import threshold
+from games.families.mafia.engine.day import threshold
 from tests.games.families.mafia.engine.support import (
     COLONEL,
     DEMOLISHER,
