@@ -8,5 +8,5 @@ and the settings install each family as an app.  See ``docs/adding-a-game.md``.
 
 from __future__ import annotations
 
-FAMILIES: tuple[str, ...] = ("resistance", "cells")
+FAMILIES: tuple[str, ...] = ("resistance", "cells", "mafia")
 """Family folder names, in the order their games are offered."""
