@@ -77,6 +77,12 @@ class NotOpen(GameError):
     message = _("The game at this table has already started.")
 
 
+class NotFinished(GameError):
+    code = "not_finished"
+    status = 409
+    message = _("A rematch can be opened once the game is finished.")
+
+
 class NotPlaying(GameError):
     code = "not_playing"
     status = 409

@@ -40,6 +40,9 @@ TableRule = Callable[["Game", Any], "Access | None"]
 table_rules: list[TableRule] = []
 hidden_tables: list[Callable[[Any], Q]] = []
 finish_hooks: list[Callable[[Game], None]] = []
+rematch_hooks: list[Callable[[Game, Game], None]] = []
+"""``hook(old, new)`` when a host opens a rematch, inside its transaction (a club
+keeps the new table in its club and season)."""
 
 
 def access(game: Game, user: Any) -> Access:
@@ -61,6 +64,12 @@ def hidden_for(user: Any) -> Q:
     for index, hide in enumerate(hidden_tables):
         condition = hide(user) if index == 0 else condition | hide(user)
     return condition
+
+
+def rematch_opened(old: Game, new: Game) -> None:
+    """Tell every rematch hook, inside the transaction that opens ``new``."""
+    for hook in rematch_hooks:
+        hook(old, new)
 
 
 def game_finished(game: Game) -> None:

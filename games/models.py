@@ -78,6 +78,15 @@ class Game(models.Model):
         _("finished"), null=True, blank=True, db_index=True
     )
     last_action_at = models.DateTimeField(_("last move"), null=True, blank=True)
+    next_game = models.OneToOneField(
+        "self",
+        verbose_name=_("rematch"),
+        on_delete=models.SET_NULL,
+        related_name="previous_game",
+        null=True,
+        blank=True,
+        help_text=_("The table its host opened to play again with the same seats."),
+    )
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("moderator"),

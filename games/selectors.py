@@ -66,7 +66,7 @@ class TableContext:
 
 
 def game_by_code(code: str) -> Game | None:
-    return Game.objects.select_related("host").filter(code=code).first()
+    return Game.objects.select_related("host", "next_game").filter(code=code).first()
 
 
 def reachable_game(code: str, viewer: User | None) -> Game | None:

@@ -218,6 +218,37 @@ def game_start(*, game: Game, user: User) -> Game:
     return game
 
 
+def game_rematch(*, game: Game, user: User) -> Game:
+    """Play again with the same seats: the host opens a new table like this one (game,
+    seats, options, privacy), taking its first seat; the players of the finished game
+    see it on their screens and join it in one tap, which is their "ready"; the host
+    starts once every seat is taken. A second call gives the same table."""
+    with _table_transaction():
+        game = _locked(game)
+        if game.host_id != user.pk:
+            raise errors.NotHost
+        if game.status != Game.Status.FINISHED:
+            raise errors.NotFinished
+        if game.next_game_id is not None:
+            return Game.objects.get(pk=game.next_game_id)
+        new = Game.objects.create(
+            name=game.name,
+            ruleset=game.ruleset,
+            host=user,
+            seat_count=game.seat_count,
+            options=dict(game.options),
+            is_private=game.is_private,
+            chat_enabled=game.chat_enabled,
+        )
+        Seat.objects.create(game=new, user=user)
+        game.next_game = new
+        game.save(update_fields=["next_game"])
+        hooks.rematch_opened(game, new)
+        push.table_changed_on_commit(game, lobby=False)
+        push.table_changed_on_commit(new)
+    return new
+
+
 def game_abandon(*, game: Game, user: User | None) -> Game:
     """The host ends a game that cannot go on (``user=None``: the site does, for a
     game left idle). It is kept, marked abandoned, and never counts as anyone's win or

@@ -105,7 +105,11 @@ def for_push(game_id: int, code: str, push: tuple[int, str] | None) -> Snapshot 
         found = covering(game_id, code, push)
         if found is not None:
             return found
-    game = Game.objects.select_related("host").filter(pk=game_id, code=code).first()
+    game = (
+        Game.objects.select_related("host", "next_game")
+        .filter(pk=game_id, code=code)
+        .first()
+    )
     if game is None:
         with _lock:
             _snapshots.pop((game_id, code), None)

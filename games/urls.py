@@ -15,6 +15,7 @@ urlpatterns = [
     path("t/<str:code>/start/", views.game_start, name="start"),
     path("t/<str:code>/close/", views.table_close, name="close"),
     path("t/<str:code>/abandon/", views.game_abandon, name="abandon"),
+    path("t/<str:code>/rematch/", views.game_rematch, name="rematch"),
     path("t/<str:code>/act/", views.game_act, name="act"),
     path("t/<str:code>/chat/", views.chat_post, name="chat"),
 ]

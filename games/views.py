@@ -177,6 +177,21 @@ def table_close(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def game_rematch(request: HttpRequest, code: str) -> HttpResponse:
+    game = _game_or_404(code, request)
+    try:
+        new = services.game_rematch(game=game, user=request.user)
+    except errors.GameError as exc:
+        return _after_post(request, game, exc)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = new.get_absolute_url()
+        return response
+    return redirect(new)
+
+
+@login_required
+@require_POST
 def game_abandon(request: HttpRequest, code: str) -> HttpResponse:
     return _post_service(
         request, code, lambda g: services.game_abandon(game=g, user=request.user)

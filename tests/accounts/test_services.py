@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import translation
 
 from accounts import selectors, services
 from accounts.models import User
@@ -72,11 +73,12 @@ def test_a_lost_race_becomes_a_field_error(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(selectors, "display_name_taken", taken_only_after_the_check)
     monkeypatch.setattr(User, "validate_constraints", lambda self, exclude=None: None)
-    with pytest.raises(ValidationError) as refused:
+    with translation.override("en"), pytest.raises(ValidationError) as refused:
         create(display_name="оля")
-    assert refused.value.message_dict == {
-        "display_name": ["This display name is already taken."]
-    }
+    with translation.override("en"):
+        assert refused.value.message_dict == {
+            "display_name": ["This display name is already taken."]
+        }
     assert User.objects.count() == 1
 
 

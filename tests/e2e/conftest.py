@@ -213,6 +213,15 @@ def chromium() -> Iterator[Browser]:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", function (event) {
+  console.error("Content Security Policy violation: " + event.violatedDirective +
+    " blocked " + (event.blockedURI || "inline") + " at " + event.sourceFile +
+    ":" + event.lineNumber);
+});
+"""
+
+
 @dataclass
 class _Watch:
     """What went wrong on a player's pages that the test itself might not look at."""
@@ -238,15 +247,22 @@ def session_cookie_for(user: User) -> str:
 def new_player(
     transactional_db: None, chromium: Browser, daphne_server: DaphneServer
 ) -> Iterator[Callable[..., Page]]:
-    """``new_player(user=None, *, locale="ru-RU") -> Page``: one player's own
-    browser context on the daphne server (see the module notes)."""
+    """``new_player(user=None, *, locale="ru-RU", javascript=True) -> Page``: one
+    player's own browser context on the daphne server (see the module notes)."""
     contexts: list[BrowserContext] = []
     watch = _Watch()
 
-    def open_player(user: User | None = None, *, locale: str = "ru-RU") -> Page:
+    def open_player(
+        user: User | None = None, *, locale: str = "ru-RU", javascript: bool = True
+    ) -> Page:
         context = chromium.new_context(
-            base_url=daphne_server.url, locale=locale, viewport=PHONE
+            base_url=daphne_server.url,
+            locale=locale,
+            viewport=PHONE,
+            java_script_enabled=javascript,
         )
+        # Every CSP violation, whatever raised it, reaches the console as an error.
+        context.add_init_script(REPORT_CSP_VIOLATIONS)
         contexts.append(context)
         if user is not None:
             context.add_cookies(

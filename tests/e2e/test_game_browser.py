@@ -28,12 +28,54 @@ def live(page: Page):
     return page.locator("#table-live")
 
 
+NO_JS: set[Page] = set()
+"""Pages of players who browse without JavaScript: nothing is pushed to them, they
+reload (as the page tells them to)."""
+
+
 def wait_version(pages: list[Page], version: int) -> None:
-    """Every screen shows the new state, pushed over its socket (no reload)."""
+    """Every screen shows the new state: pushed over its socket without a reload, or,
+    without JavaScript, after the player reloads."""
     for page in pages:
+        if page in NO_JS:
+            for _ in range(50):
+                page.reload()
+                if live(page).get_attribute("data-version") == str(version):
+                    break
         expect(live(page)).to_have_attribute(
             "data-version", str(version), timeout=10_000
         )
+
+
+SAME_AS_RELOAD = r"""() => {
+  const clean = (root) => {
+    const copy = root.cloneNode(true);
+    copy.querySelectorAll("details").forEach((d) => d.removeAttribute("open"));
+    copy.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach((i) => i.remove());
+    copy.querySelectorAll("[class]").forEach((e) => {
+      e.classList.remove("picked", "pending");
+      if (!e.className) e.removeAttribute("class");
+    });
+    copy.querySelectorAll("button[disabled]")
+      .forEach((b) => b.removeAttribute("disabled"));
+    return copy.innerHTML.replace(/\s+/g, " ").trim();
+  };
+  return [clean(document.getElementById("table-live")),
+          clean(document.getElementById("chat-table-messages") || document.body)];
+}"""
+
+
+def assert_same_as_reload(page: Page) -> None:
+    """What the pushes made of this page equals what a fresh load of it shows."""
+    pushed = page.evaluate(SAME_AS_RELOAD)
+    fresh = page.context.new_page()
+    fresh.goto(page.url)
+    expect(live(fresh)).to_have_attribute(
+        "data-version", live(page).get_attribute("data-version") or ""
+    )
+    reloaded = fresh.evaluate(SAME_AS_RELOAD)
+    fresh.close()
+    assert pushed == reloaded
 
 
 def fits_the_phone(page: Page) -> bool:
@@ -92,6 +134,9 @@ def play_through(
             leaks = oracle.find_leaks(state, position, page.content(), words)
             assert not leaks, (position, leaks)
             assert fits_the_phone(page), f"horizontal scroll at {game.phase}"
+        live_pages = [page for page in pages.values() if page not in NO_JS]
+        if live_pages and game.version % 3 == 0:
+            assert_same_as_reload(rng.choice(live_pages))
         waiting = sorted(engine.waiting_for(state))
         mover = pages[rng.choice(waiting)]
         assert make_move(mover, rng), (
@@ -103,10 +148,22 @@ def play_through(
 
 
 def seat_table(
-    new_player: Callable[..., Page], ruleset: str, options: list[str]
+    new_player: Callable[..., Page],
+    ruleset: str,
+    options: list[str],
+    *,
+    without_js: int | None = None,
 ) -> tuple[dict[int, Page], str]:
+    """Five players at a new table; ``without_js``: the index of one who browses
+    with JavaScript off."""
     users = UserFactory.create_batch(5)
-    pages = [new_player(user) for user in users]
+    pages = [
+        new_player(user, javascript=index != without_js)
+        for index, user in enumerate(users)
+    ]
+    NO_JS.clear()
+    if without_js is not None:
+        NO_JS.add(pages[without_js])
     host = pages[0]
     host.goto("/games/new/")
     host.locator(f"input[name=ruleset][value={ruleset}]").check()
@@ -127,6 +184,11 @@ def seat_table(
     expect(start).to_be_enabled(timeout=10_000)
     start.click()
     for page in pages:
+        if page in NO_JS:
+            expect(host.locator("#table-live")).to_have_attribute(
+                "data-status", "playing", timeout=10_000
+            )
+            page.reload()
         expect(live(page)).to_have_attribute("data-status", "playing", timeout=10_000)
     game = Game.objects.get(code=code)
     by_user = {seat.user_id: seat.position for seat in game.seats.all()}
@@ -138,7 +200,7 @@ def seat_table(
 def test_partisans_with_both_presets_to_the_review(
     new_player: Callable[..., Page],
 ) -> None:
-    pages, code = seat_table(new_player, "partisans", ["scout", "check"])
+    pages, code = seat_table(new_player, "partisans", ["scout", "check"], without_js=3)
     # The role card is face down until tapped, and turns back when tapped again.
     first = pages[0]
     card = first.locator("[data-role-card]")

@@ -498,10 +498,15 @@ def _news(
         if mission["result"] is None:
             continue
         success = mission["result"] == "success"
-        text = (phrases.mission_succeeds if success else phrases.mission_fails) % {
-            "mission": mission["number"],
-            "fails": mission["fails"] or 0,
-        }
+        fails = mission["fails"] or 0
+        if success and not fails:
+            number = phrases.mission_number % {"n": mission["number"]}
+            text = f"{number}: {words_for(ruleset).mission_success}"
+        else:
+            text = (phrases.mission_succeeds if success else phrases.mission_fails) % {
+                "mission": mission["number"],
+                "fails": fails,
+            }
         consider((mission["number"], 2, 0), text, "success" if success else "fail")
     for check in view["checks"]:
         if check.get("claim"):
