@@ -150,14 +150,6 @@ def facts_of(view: Mapping[str, Any]) -> Facts:
     )
 
 
-def _fits(team: int, facts: Facts) -> bool:
-    if team & facts.known_evil != facts.known_evil or team & facts.known_good:
-        return False
-    return all(
-        (team & members).bit_count() >= fails for members, fails in facts.missions
-    )
-
-
 Counted = tuple[int, tuple[int, ...], tuple[float, ...]]
 
 
@@ -165,15 +157,26 @@ Counted = tuple[int, tuple[int, ...], tuple[float, ...]]
 def _count(facts: Facts) -> Counted:
     """How many evil teams fit the facts, in how many of them each seat is, and so
     the probability that each seat is evil."""
-    teams = evil_teams(facts.players, facts.evil)
-    fitting = [team for team in teams if _fits(team, facts)]
+    evil, good = facts.known_evil, facts.known_good
+    fitting = [
+        team
+        for team in evil_teams(facts.players, facts.evil)
+        if team & evil == evil and not team & good
+    ]
+    for members, fails in facts.missions:
+        fitting = [team for team in fitting if (team & members).bit_count() >= fails]
     if not fitting:
         raise ValueError("no evil team agrees with this view")
     total = len(fitting)
-    counts = tuple(
-        sum(team >> seat & 1 for team in fitting) for seat in range(facts.players)
-    )
-    return total, counts, tuple(count / total for count in counts)
+    counts = [0] * facts.players
+    for team in fitting:
+        seat = 0
+        while team:
+            if team & 1:
+                counts[seat] += 1
+            team >>= 1
+            seat += 1
+    return total, tuple(counts), tuple(count / total for count in counts)
 
 
 def clear_cache() -> None:

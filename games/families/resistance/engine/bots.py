@@ -569,12 +569,12 @@ def _evil_vote(me: _Seat) -> bool:
     the teams evil can fail (rejecting any other may win the game outright)."""
     view = me.view
     proposal = view["proposal"]
-    if proposal["leader"] == me.seat:
-        return True
     team = mask_of(proposal["team"])
     bad = me.bad(team)
     if view["rejections"] == REJECTIONS_TO_LOSE - 1:
         return bad
+    if proposal["leader"] == me.seat:
+        return True
     mimic = _plain_vote(me, me.pretend(), team)
     failures = [m["result"] for m in view["missions"]].count("fail")
     if bad:
