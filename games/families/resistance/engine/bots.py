@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
 from math import comb, log
@@ -481,7 +481,7 @@ def _plain_team(me: _Seat, belief: _Belief, others: list[int], size: int) -> lis
     return sorted(team)
 
 
-def _good_vote(me: _Seat) -> bool:
+def _good_vote(me: _Seat, spec: Mapping[str, Any]) -> bool:
     """See :func:`_plain_vote`; the fifth proposal is approved (rejecting it loses),
     and so is one's own.  A seat that knows every evil seat votes for exactly the
     teams evil cannot fail; the scout mostly votes as a plain good player would, and
@@ -538,7 +538,7 @@ def _checked(view: Mapping[str, Any]) -> int:
     return target
 
 
-def _good_claim(me: _Seat) -> str:
+def _good_claim(me: _Seat, spec: Mapping[str, Any]) -> str:
     """The truth: the check's result is in what the seat was told."""
     return "evil" if me.known_evil >> _checked(me.view) & 1 else "good"
 
@@ -562,7 +562,7 @@ def _evil_propose(me: _Seat, spec: Mapping[str, Any]) -> list[int]:
     return sorted([*evil, *me.ordered(good, suspicion)][:size])
 
 
-def _evil_vote(me: _Seat) -> bool:
+def _evil_vote(me: _Seat, spec: Mapping[str, Any]) -> bool:
     """Vote as a good player in this seat would (the disguise), except: approve a
     team evil can fail when on it or when its fail would win the game, never approve
     one evil cannot fail (unless its own), and on the fifth proposal approve exactly
@@ -587,7 +587,7 @@ def _evil_vote(me: _Seat) -> bool:
     return mimic and me.rng.random() < EVIL_LETS_CLEAN
 
 
-def _evil_play(me: _Seat) -> str:
+def _evil_play(me: _Seat, spec: Mapping[str, Any]) -> str:
     """Exactly enough fail cards: the lowest evil seats on the team fail, as many as
     the mission needs; a rule every partner computes alike from the same view."""
     team = me.view["play"]["team"]
@@ -609,7 +609,7 @@ def _evil_check(me: _Seat, spec: Mapping[str, Any]) -> int:
     return me.ordered(good, [-p for p in suspicion])[0]
 
 
-def _evil_claim(me: _Seat) -> str:
+def _evil_claim(me: _Seat, spec: Mapping[str, Any]) -> str:
     """A partner is good; a good seat is evil when the table half believes it already,
     else good (a true word now and then keeps the holder believed)."""
     target = _checked(me.view)
@@ -671,6 +671,28 @@ def _evil_shoot(me: _Seat, spec: Mapping[str, Any]) -> int:
     return me.ordered(targets, [-value for value in score])[0]
 
 
+Decide = Callable[[_Seat, Mapping[str, Any]], Any]
+
+
+def _good_play(me: _Seat, spec: Mapping[str, Any]) -> str:
+    return SUCCESS
+
+
+def _no_move(me: _Seat, spec: Mapping[str, Any]) -> Any:
+    raise ValueError(f"no {spec['type']!r} for this side")
+
+
+_MOVES: dict[str, tuple[str, Decide, Decide]] = {
+    # move: (the action's field, the good side's decision, the evil side's)
+    "propose": ("team", _good_propose, _evil_propose),
+    "vote": ("approve", _good_vote, _evil_vote),
+    "play": ("card", _good_play, _evil_play),
+    "check": ("target", _good_check, _evil_check),
+    "claim": ("side", _good_claim, _evil_claim),
+    "shoot": ("target", _no_move, _evil_shoot),
+}
+
+
 def bot_action(view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
     """A sensible legal move for the seat whose ``view`` this is, from the view alone.
 
@@ -695,24 +717,6 @@ def bot_action(view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
     spec = legal[0]
     kind = spec["type"]
     me = _Seat(view, rng)
-    if kind == "propose":
-        propose = _evil_propose if me.is_evil else _good_propose
-        return {"type": kind, "team": propose(me, spec)}
-    if kind == "vote":
-        return {
-            "type": kind,
-            "approve": _evil_vote(me) if me.is_evil else _good_vote(me),
-        }
-    if kind == "play":
-        return {"type": kind, "card": _evil_play(me) if me.is_evil else SUCCESS}
-    if kind == "check":
-        check = _evil_check if me.is_evil else _good_check
-        return {"type": kind, "target": check(me, spec)}
-    if kind == "claim":
-        return {
-            "type": kind,
-            "side": _evil_claim(me) if me.is_evil else _good_claim(me),
-        }
-    if kind == "shoot":
-        return {"type": kind, "target": _evil_shoot(me, spec)}
-    raise ValueError(f"unknown move {kind!r}")
+    field, good, evil = _MOVES[kind]
+    decide = evil if me.is_evil else good
+    return {"type": kind, field: decide(me, spec)}

@@ -187,3 +187,26 @@ def play_game(
             log.append((seat, action))
         assert len(states) < 400
     return states
+
+
+def allowed(action: dict[str, Any], spec: dict[str, Any]) -> bool:
+    """Whether ``action`` is one of the moves ``spec`` (from ``legal_actions``)
+    allows, with no other keys."""
+    kind = spec["type"]
+    if action["type"] != kind:
+        return False
+    if kind == "propose":
+        team = action["team"]
+        return (
+            len(team) == spec["size"] == len(set(team))
+            and set(team) <= set(spec["among"])
+            and set(action) == {"type", "team"}
+        )
+    field, choices = {
+        "vote": ("approve", "choices"),
+        "play": ("card", "cards"),
+        "check": ("target", "among"),
+        "claim": ("side", "sides"),
+        "shoot": ("target", "among"),
+    }[kind]
+    return set(action) == {"type", field} and action[field] in spec[choices]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import json
 from random import Random
-from typing import Any
 
 import pytest
 
@@ -28,6 +27,7 @@ from tests.games.families.resistance.engine.invariants import alternative
 from tests.games.families.resistance.engine.support import (
     COMBOS,
     act,
+    allowed,
     evil_seats,
     find_game,
     good_seats,
@@ -50,35 +50,13 @@ SIDES = {
 }
 
 
-def _allowed(action: dict[str, Any], spec: dict[str, Any]) -> bool:
-    """Whether ``action`` is one of the moves ``spec`` (from legal_actions) allows."""
-    kind = spec["type"]
-    if action["type"] != kind:
-        return False
-    if kind == "propose":
-        team = action["team"]
-        return (
-            len(team) == spec["size"] == len(set(team))
-            and set(team) <= set(spec["among"])
-            and set(action) == {"type", "team"}
-        )
-    field, choices = {
-        "vote": ("approve", "choices"),
-        "play": ("card", "cards"),
-        "check": ("target", "among"),
-        "claim": ("side", "sides"),
-        "shoot": ("target", "among"),
-    }[kind]
-    return set(action) == {"type", field} and action[field] in spec[choices]
-
-
 def _every_decision(state: GameState, rng_seed: int) -> None:
     """Every awaited seat's bot move now is allowed and accepted by ``apply``."""
     for seat in sorted(waiting_for(state)):
         seen = view(state, seat)
         action = bot_action(seen, Random(rng_seed))
         (spec,) = legal_actions(state, seat)
-        assert _allowed(action, spec), (seat, action, spec)
+        assert allowed(action, spec), (seat, action, spec)
         apply(state, seat, action)  # raises if the rules refuse it
 
 
