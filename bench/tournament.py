@@ -12,10 +12,12 @@ count (5..10), plays ``--games`` games of each match-up and prints who won:
 Each seat decides from its own view only (``view(state, seat)``); the harness reads
 the hidden sides only to know which bot sits where.  Then the sensible bot's decision
 time (the call to ``bot_action``, the view not included): mean, p99 and max, over all
-decisions and over the ten-player games' alone.
+decisions and over the ten-player games' alone, on the wall clock and in CPU time
+(on a machine shared with other work the wall clock also counts the waits).
 
-Options: ``--games``, ``--seed``, ``--players 5 10``, ``--only partisans+scout`` (repeat
-to pick several; ``--list`` shows the names), ``--jobs`` (processes; default one).
+Options: ``--games``, ``--seed``, ``--players 5 10``, ``--only partisans+scout`` and
+``--match "S / S"`` (repeat to pick several; ``--list`` shows the tables), ``--jobs``
+(processes; default one).
 """
 
 from __future__ import annotations
@@ -53,38 +55,53 @@ MATCHES: dict[str, tuple[bool, bool, str]] = {
 
 
 @dataclass
+class Clock:
+    """Decision times on one clock, in microseconds: total, max and 10 µs buckets."""
+
+    total: float = 0.0
+    most: float = 0.0
+    buckets: Counter[int] = field(default_factory=Counter)
+
+    def add(self, spent: float) -> None:
+        self.total += spent
+        self.most = max(self.most, spent)
+        self.buckets[int(spent // 10)] += 1
+
+    def merge(self, other: Clock) -> None:
+        self.total += other.total
+        self.most = max(self.most, other.most)
+        self.buckets.update(other.buckets)
+
+    def p99(self, count: int) -> float:
+        """The 99th percentile (to the bucket's upper edge)."""
+        seen = 0
+        for bucket in sorted(self.buckets):
+            seen += self.buckets[bucket]
+            if seen >= 0.99 * count:
+                return (bucket + 1) * 10.0
+        return self.most
+
+
+@dataclass
 class Tally:
-    """Wins, endings and the sensible bot's decision times of one batch of games."""
+    """Wins, endings and the sensible bot's decision times of one batch of games:
+    wall-clock time, and the process's CPU time (what the decision cost, whatever
+    else the machine was running)."""
 
     games: int = 0
     wins: int = 0
     reasons: Counter[str] = field(default_factory=Counter)
     decisions: int = 0
-    total_us: float = 0.0
-    max_us: float = 0.0
-    buckets: Counter[int] = field(default_factory=Counter)
-    """Decision times in 10-microsecond buckets, for the p99."""
+    wall: Clock = field(default_factory=Clock)
+    cpu: Clock = field(default_factory=Clock)
 
     def add(self, other: Tally) -> None:
         self.games += other.games
         self.wins += other.wins
         self.reasons.update(other.reasons)
         self.decisions += other.decisions
-        self.total_us += other.total_us
-        self.max_us = max(self.max_us, other.max_us)
-        self.buckets.update(other.buckets)
-
-    def p99_us(self) -> float:
-        """The 99th percentile decision time (to the bucket's upper edge)."""
-        if not self.decisions:
-            return 0.0
-        wanted = 0.99 * self.decisions
-        seen = 0
-        for bucket in sorted(self.buckets):
-            seen += self.buckets[bucket]
-            if seen >= wanted:
-                return (bucket + 1) * 10.0
-        return self.max_us
+        self.wall.merge(other.wall)
+        self.cpu.merge(other.cpu)
 
 
 def play(
@@ -99,13 +116,11 @@ def play(
         seen = view(state, seat)
         policy = evil if sides[seat].value == "evil" else good
         if timed and policy is bot_action:
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.process_time()
             action = policy(seen, rng)
-            spent = (time.perf_counter() - began) * 1e6
+            tally.cpu.add((time.process_time() - began_cpu) * 1e6)
+            tally.wall.add((time.perf_counter() - began) * 1e6)
             tally.decisions += 1
-            tally.total_us += spent
-            tally.max_us = max(tally.max_us, spent)
-            tally.buckets[int(spent // 10)] += 1
         else:
             action = policy(seen, rng)
         state, _ = apply(state, seat, action)
@@ -202,11 +217,14 @@ def report(
         if players == 10:
             ten.add(tally)
     for label, tally in (("all tables", timed), ("ten players", ten)):
-        if tally.decisions:
+        count = tally.decisions
+        if not count:
+            continue
+        print(f"decision time, {label}: {count} decisions")
+        for name, clock in (("wall", tally.wall), ("cpu", tally.cpu)):
             print(
-                f"decision time, {label}: {tally.decisions} decisions, "
-                f"mean {tally.total_us / tally.decisions / 1000:.3f} ms, "
-                f"p99 {tally.p99_us() / 1000:.3f} ms, max {tally.max_us / 1000:.3f} ms"
+                f"  {name:<5}mean {clock.total / count / 1000:.3f} ms, "
+                f"p99 {clock.p99(count) / 1000:.3f} ms, max {clock.most / 1000:.3f} ms"
             )
 
 
