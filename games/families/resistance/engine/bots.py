@@ -283,10 +283,12 @@ def _factors(teams: tuple[int, ...], item: Item) -> Factors:
 Weighted = tuple[tuple[int, ...], tuple[float, ...], tuple[float, ...]]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _public_weights(players: int, evil: int, items: tuple[Item, ...]) -> Weighted:
     """Every evil team not ruled out by the public history, with its weight under
-    each model (careful evil, random evil)."""
+    each model (careful evil, random evil).  Built from the history one event
+    shorter, so a game pays for one event at a time; the cache keeps the last 1024
+    histories (about 14 kB each at ten players)."""
     if not items:
         teams = evil_teams(players, evil)
         ones = (1.0,) * len(teams)
