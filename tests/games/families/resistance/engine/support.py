@@ -8,10 +8,11 @@ where a test needs them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from random import Random
 from typing import Any
 
-from games.engine import GameSetup, apply, legal_actions, setup
+from games.engine import GameSetup, apply, legal_actions, setup, view, waiting_for
 from games.families.resistance.engine import GameState, Phase
 
 CLASSIC_SIZES = {
@@ -159,3 +160,53 @@ def play_through(state: GameState, results: str) -> GameState:
             state = check(state)
         state = mission(state, fails=1 if result == "F" else 0)
     return state
+
+
+Policy = Callable[[Mapping[str, Any], Random], dict[str, Any]]
+
+
+def play_game(
+    game: GameSetup,
+    good: Policy,
+    evil: Policy,
+    rng: Random,
+    log: list[tuple[int, dict[str, Any]]] | None = None,
+) -> list[GameState]:
+    """Play ``game`` to the end, each seat's move chosen by its side's policy from
+    the seat's own view; returns every state from the deal to the end (and appends
+    each ``(seat, action)`` to ``log`` if given)."""
+    state: GameState = setup(game)
+    states = [state]
+    while state.outcome is None:
+        seat = rng.choice(sorted(waiting_for(state)))
+        policy = evil if seat in state.table.evil else good
+        action = policy(view(state, seat), rng)
+        state = act(state, seat, action)
+        states.append(state)
+        if log is not None:
+            log.append((seat, action))
+        assert len(states) < 400
+    return states
+
+
+def allowed(action: dict[str, Any], spec: dict[str, Any]) -> bool:
+    """Whether ``action`` is one of the moves ``spec`` (from ``legal_actions``)
+    allows, with no other keys."""
+    kind = spec["type"]
+    if action["type"] != kind:
+        return False
+    if kind == "propose":
+        team = action["team"]
+        return (
+            len(team) == spec["size"] == len(set(team))
+            and set(team) <= set(spec["among"])
+            and set(action) == {"type", "team"}
+        )
+    field, choices = {
+        "vote": ("approve", "choices"),
+        "play": ("card", "cards"),
+        "check": ("target", "among"),
+        "claim": ("side", "sides"),
+        "shoot": ("target", "among"),
+    }[kind]
+    return set(action) == {"type", field} and action[field] in spec[choices]

@@ -36,7 +36,7 @@ from tests.games.families.resistance.engine.invariants import (
     check_rules,
     check_views,
 )
-from tests.games.families.resistance.engine.support import COMBOS
+from tests.games.families.resistance.engine.support import COMBOS, allowed
 
 SCALE = max(1, int(os.environ.get("ENGINE_EXAMPLES", "1")))
 # Named profiles, applied per test rather than loaded globally, so the rest of the
@@ -64,24 +64,6 @@ ALL_TABLES = pytest.mark.parametrize(
 )
 
 
-def _matches(action: dict[str, Any], spec: dict[str, Any]) -> bool:
-    """Whether ``action`` is a move that ``spec`` (from legal_actions) allows."""
-    kind = action["type"]
-    if kind != spec["type"]:
-        return False
-    if kind == "propose":
-        team = action["team"]
-        return len(team) == spec["size"] and set(team) <= set(spec["among"])
-    field, choices = {
-        "vote": ("approve", "choices"),
-        "play": ("card", "cards"),
-        "check": ("target", "among"),
-        "claim": ("side", "sides"),
-        "shoot": ("target", "among"),
-    }[kind]
-    return action[field] in spec[choices]
-
-
 @ALL_TABLES
 @EVERY_STEP
 @given(deal=SEEDS, moves=SEEDS)
@@ -103,7 +85,7 @@ def test_every_step_of_random_games(
         if outcome(state) is not None:
             break
         seat, action = random_action(state, rng)
-        assert any(_matches(action, spec) for spec in legal_actions(state, seat))
+        assert any(allowed(action, spec) for spec in legal_actions(state, seat))
         state, events = apply(state, seat, action)
         log.append((seat, action))
         assert len(log) < 400

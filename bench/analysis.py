@@ -1,0 +1,88 @@
+"""How fast the analysis board is: ``python -m bench.analysis``.
+
+Plays random ten-player games (``partisans`` with both presets by default, moves from
+``random_action``), takes the view of every step (``view(state_k, seat)``, as the
+platform does for a finished game's board) and times ``analyse_steps`` over all of
+them, with the counting cache emptied before each game (a cold start, as for a game
+nobody has looked at yet).  Prints, per perspective (the public board and one seat's
+board), the mean and max milliseconds for a whole game on the wall clock and in CPU
+time (the wall clock also counts waits on a shared machine), and the time the views
+took for comparison.  Options: ``--games``, ``--players``, ``--ruleset``, ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Sequence
+from random import Random
+from typing import Any
+
+from games.engine import GameSetup, apply, outcome, random_action, setup, view
+from games.families.resistance.engine.analysis import analyse_steps, clear_cache
+
+OPTIONS = {
+    "partisans": {"scout": True, "check": True},
+    "trust_no_one": {},
+    "werewolves": {},
+}
+
+
+def play(game: GameSetup, rng: Random) -> list[Any]:
+    """Every state of one random game, from the deal to the end."""
+    state = setup(game)
+    states = [state]
+    while outcome(state) is None:
+        seat, action = random_action(state, rng)
+        state, _ = apply(state, seat, action)
+        states.append(state)
+    return states
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, default=10)
+    parser.add_argument("--ruleset", choices=sorted(OPTIONS), default="partisans")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    rng = Random(args.seed)
+    timings: dict[str, list[float]] = {
+        label: [] for label in ("public", "public cpu", "one seat", "one seat cpu")
+    }
+    timings["views"] = []
+    steps = []
+    for number in range(args.games):
+        game = GameSetup(
+            args.ruleset, args.players, OPTIONS[args.ruleset], seed=args.seed + number
+        )
+        states = play(game, rng)
+        steps.append(len(states))
+        seat = rng.randrange(args.players)
+        for label, viewer in (("public", None), ("one seat", seat)):
+            began = time.perf_counter()
+            views = [view(state, viewer) for state in states]
+            timings["views"].append(time.perf_counter() - began)
+            clear_cache()
+            began, began_cpu = time.perf_counter(), time.process_time()
+            boards = analyse_steps(views)
+            timings[f"{label} cpu"].append(time.process_time() - began_cpu)
+            timings[label].append(time.perf_counter() - began)
+            assert len(boards) == len(states)
+
+    print(
+        f"analysis bench: {args.ruleset}, {args.players} players, {args.games} random "
+        f"games, {statistics.mean(steps):.0f} steps per game on average (max "
+        f"{max(steps)}), cold cache per game"
+    )
+    for label, values in timings.items():
+        what = "building the views" if label == "views" else f"{label} board"
+        what = what.replace(" cpu board", " board (cpu time)")
+        mean, most = statistics.mean(values) * 1000, max(values) * 1000
+        print(f"{what}, all steps of a game: mean {mean:.2f} ms, max {most:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
