@@ -165,9 +165,7 @@ def figures(facts: ResistanceFacts, url: Callable[..., str]) -> list[Figure]:
         ),
         Figure(
             key="approved-evil-teams",
-            caption=_(
-                "of the teams with an evil player they voted on as good, they approved"
-            ),
+            caption=_("of their votes as good on teams with an evil player approved"),
             count=facts.approved_evil,
             total=facts.votes_on_evil_teams,
             count_url=url(fact="approved_evil"),

@@ -307,6 +307,8 @@ class Words(GameWords):
     fail_card: Text
     mission_success: Text
     mission_fail: Text
+    fail_cards: Text
+    """The fail cards of a mission, as a column heading ("Sabotages")."""
     # Card colours where the game has them (werewolves: black guards, red attacks).
     success_colour: Text = ""
     fail_colour: Text = ""
@@ -335,6 +337,7 @@ WORDS: dict[str, Words] = {
         fail_card=pgettext_lazy("partisans", "Sabotage"),
         mission_success=pgettext_lazy("partisans", "success"),
         mission_fail=pgettext_lazy("partisans", "failed"),
+        fail_cards=pgettext_lazy("partisans", "Sabotages"),
         sides={
             "good": pgettext_lazy("partisans", "partisans"),
             "evil": pgettext_lazy("partisans", "traitors"),
@@ -358,6 +361,7 @@ WORDS: dict[str, Words] = {
         fail_card=pgettext_lazy("trust_no_one", "Sabotage"),
         mission_success=pgettext_lazy("trust_no_one", "completed"),
         mission_fail=pgettext_lazy("trust_no_one", "sabotaged"),
+        fail_cards=pgettext_lazy("trust_no_one", "Sabotages"),
         sides={
             "good": pgettext_lazy("trust_no_one", "agents"),
             "evil": pgettext_lazy("trust_no_one", "spies"),
@@ -382,6 +386,7 @@ WORDS: dict[str, Words] = {
         fail_card=pgettext_lazy("werewolves", "Attack"),
         mission_success=pgettext_lazy("werewolves", "curse lifted"),
         mission_fail=pgettext_lazy("werewolves", "townsfolk killed"),
+        fail_cards=pgettext_lazy("werewolves", "Attacks"),
         sides={
             "good": pgettext_lazy("werewolves", "townsfolk"),
             "evil": pgettext_lazy("werewolves", "werewolves"),
