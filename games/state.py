@@ -8,17 +8,15 @@ cache saves the push path from replaying the log once per connected seat.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from games import engine
+from games.cache import LRU
 from games.models import Game, GameAction
 
 CACHE_SIZE = 1024
 
-_cache: OrderedDict[tuple[str, int], Any] = OrderedDict()
-_lock = threading.Lock()
+_cache: LRU[tuple[str, int], Any] = LRU(CACHE_SIZE)
 
 
 def game_setup(game: Game) -> engine.GameSetup:
@@ -45,37 +43,21 @@ def action_log(
     ]
 
 
-def _cached(code: str, version: int) -> Any | None:
-    with _lock:
-        state = _cache.get((code, version))
-        if state is not None:
-            _cache.move_to_end((code, version))
-        return state
-
-
 def remember(game: Game, state: Any) -> None:
     """Cache a committed state; call only once the transaction that wrote it commits."""
-    _store((game.code, game.version), state)
-
-
-def _store(key: tuple[str, int], state: Any) -> None:
-    with _lock:
-        _cache[key] = state
-        _cache.move_to_end(key)
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+    _cache.put((game.code, game.version), state)
 
 
 def load_state(game: Game) -> Any:
     """The engine state of ``game`` at its current version."""
-    state = _cached(game.code, game.version)
+    state = _cache.get((game.code, game.version))
     if state is not None:
         return state
     # Only the actions up to this row's version: the row may be older than the log
     # (another move committed since it was read), and the state cached under
     # (code, version) must be exactly that version's.
     state = engine.replay(game_setup(game), action_log(game, upto=game.version))
-    _store((game.code, game.version), state)
+    _cache.put((game.code, game.version), state)
     return state
 
 
@@ -88,5 +70,4 @@ def state_at(game: Game, step: int) -> Any:
 
 def forget_all() -> None:
     """Tests call this between runs that reuse table codes."""
-    with _lock:
-        _cache.clear()
+    _cache.clear()

@@ -18,8 +18,6 @@ spectator saw it.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +25,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import engine
+from games.cache import LRU
 from games.families.registry import family_of
 from games.models import Game
 from games.state import action_log, game_setup, load_state, state_at
@@ -34,9 +33,7 @@ from games.state import action_log, game_setup, load_state, state_at
 EVERYONE = "all"
 """The ``as`` value of the view with every role turned up."""
 
-_CACHE_SIZE = 256
-_events_cache: OrderedDict[tuple[str, int], list[list[engine.Event]]] = OrderedDict()
-_lock = threading.Lock()
+_events_cache: LRU[tuple[str, int], list[list[engine.Event]]] = LRU(256)
 
 
 @dataclass(frozen=True)
@@ -67,17 +64,12 @@ def public_events(game: Game) -> list[list[engine.Event]]:
     """The public events per step. A game that is over never changes, so they are
     kept per process by (table code, version)."""
     key = (game.code, game.version)
-    with _lock:
-        cached = _events_cache.get(key)
-        if cached is not None:
-            _events_cache.move_to_end(key)
-            return cached
+    cached = _events_cache.get(key)
+    if cached is not None:
+        return cached
     steps = _compute_public_events(game)
     if game.is_over:
-        with _lock:
-            _events_cache[key] = steps
-            while len(_events_cache) > _CACHE_SIZE:
-                _events_cache.popitem(last=False)
+        _events_cache.put(key, steps)
     return steps
 
 
@@ -212,5 +204,4 @@ def screen(
 
 def forget_all() -> None:
     """Tests call this between runs that reuse table codes."""
-    with _lock:
-        _events_cache.clear()
+    _events_cache.clear()

@@ -1,0 +1,45 @@
+"""The one cache helper: bounded, least recently used first out, safe to share."""
+
+from __future__ import annotations
+
+import threading
+
+from games.cache import LRU
+
+
+def test_keeps_the_most_recently_used() -> None:
+    cache: LRU[str, int] = LRU(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert cache.get("a") == 1  # "a" is now the most recent
+    cache.put("c", 3)
+    assert cache.get("b") is None
+    assert (cache.get("a"), cache.get("c")) == (1, 3)
+    assert len(cache) == 2
+
+
+def test_put_if_keeps_a_newer_entry() -> None:
+    cache: LRU[str, int] = LRU(4)
+    cache.put_if("v", 5, lambda current: current <= 5)
+    cache.put_if("v", 3, lambda current: current <= 3)
+    assert cache.get("v") == 5
+    cache.put_if("v", 7, lambda current: current <= 7)
+    assert cache.get("v") == 7
+    cache.pop("v")
+    assert cache.get("v") is None
+
+
+def test_threads_never_push_it_past_its_size() -> None:
+    cache: LRU[int, int] = LRU(50)
+
+    def fill(offset: int) -> None:
+        for n in range(2000):
+            cache.put(offset + n, n)
+            cache.get(offset + n // 2)
+
+    threads = [threading.Thread(target=fill, args=(k * 10_000,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(cache) == 50
