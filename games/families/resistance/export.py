@@ -3,7 +3,7 @@
 The format is in docs/export-format.md.
 
 Everything the review page shows, with one thing left out on purpose: the card each
-player put into a mission. Who played which card stays secret forever (RULES.md §1),
+player put into a mission. Who played which card stays secret forever (docs/rules.md §1),
 so a ``play`` action is exported without its card and each mission keeps only its
 fail count. To replay an export, :func:`import_action` fills the missing cards back
 in from the fail counts (the first evil team members to play get the fail cards): any

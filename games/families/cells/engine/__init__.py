@@ -1,4 +1,4 @@
-"""The ``cells`` game (RULES.md §2): Resistance for three or four players, each leading
+"""The ``cells`` game (docs/rules.md §2): Resistance for three or four players, each leading
 a cell of three character cards whose majority colour is their side.
 
 Importing this package registers the ``cells`` ruleset with :mod:`games.engine.core`.

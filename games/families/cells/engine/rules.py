@@ -1,4 +1,4 @@
-"""The rules of ``cells`` (RULES.md §2, seed 003): the deal, the moves, the end.
+"""The rules of ``cells`` (docs/rules.md §2, seed 003): the deal, the moves, the end.
 
 One function per move.  Each checks the move against the rules, raising the rule's own
 :class:`~games.engine.core.IllegalAction` subclass before anything is built, so a

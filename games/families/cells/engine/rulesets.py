@@ -175,7 +175,7 @@ HOUSE_DECISIONS = (
         "cards and the undrawn mission deck stay hidden."
     ),
 )
-"""RULES.md §2's house decisions, in the order of its text and table."""
+"""docs/rules.md §2's house decisions, in the order of its text and table."""
 
 CELLS = CellsRuleset(code="cells", options=(CHAT,), house_decisions=HOUSE_DECISIONS)
 

@@ -1,4 +1,4 @@
-"""The day and the moderator (RULES.md §3 "Day"): the confirmed morning, inquiries,
+"""The day and the moderator (docs/rules.md §3 "Day"): the confirmed morning, inquiries,
 the colonel's midday, timers, the defence and exit votes, warnings, kicks, the night.
 
 One function per move, like :mod:`.rules`; the moderator's legal moves are here too

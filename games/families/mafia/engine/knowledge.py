@@ -1,4 +1,4 @@
-"""Who knows what about whom (RULES.md §3 "Secrets"), and what reads as what.
+"""Who knows what about whom (docs/rules.md §3 "Secrets"), and what reads as what.
 
 Two kinds of answers.  What a seat is *told*: the mafia know each other (a recruit
 and the mafia learn each other when he first wakes with them), the Partisan sees

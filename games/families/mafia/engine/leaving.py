@@ -1,4 +1,4 @@
-"""Leaving the game and the end (RULES.md §3: who wins, and when it is checked)."""
+"""Leaving the game and the end (docs/rules.md §3: who wins, and when it is checked)."""
 
 from __future__ import annotations
 

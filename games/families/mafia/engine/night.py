@@ -1,4 +1,4 @@
-"""The nights (RULES.md §3 "Introduction night", "Each main night", "Resolution").
+"""The nights (docs/rules.md §3 "Introduction night", "Each main night", "Resolution").
 
 A night is a row of steps in the seed's order.  At every step each player still in
 the game gets the same screen (its :class:`~.state.Form`) and taps once; the roles
@@ -310,7 +310,7 @@ def _demolition(state: GameState, pick: Pick | None) -> str | None:
 
 
 def resolve(state: GameState, record: NightRecord) -> Resolution:
-    """What the night comes to (RULES.md §3 "Resolution"), for the moderator to
+    """What the night comes to (docs/rules.md §3 "Resolution"), for the moderator to
     confirm.  Nothing is changed here: :func:`.rules.confirm_night` applies it.
 
     Every effect is simultaneous: the shield, the save and the colonel's delayed

@@ -3,7 +3,7 @@
 Tests run every view, event, page fragment and API answer through :func:`find_leaks`
 for the seat it is meant for.  The secrets (:func:`secrets`) are
 
-* ``side`` and ``role`` of every seat the viewer does not know (RULES.md §3
+* ``side`` and ``role`` of every seat the viewer does not know (docs/rules.md §3
   "Secrets": the mafia know each other, a recruit and the mafia once he wakes with
   them; a side read out to the table is public);
 * ``pick``: whom a role chose at a night step (``value`` the step, ``note`` the night

@@ -1,4 +1,4 @@
-"""The rules of the «پارتیزان» scenario (RULES.md §3): the deal, the night's moves,
+"""The rules of the «پارتیزان» scenario (docs/rules.md §3): the deal, the night's moves,
 who is awaited and may do what, and ``apply``.
 
 One function per move.  Each checks the move against the rules, raising the rule's

@@ -1,8 +1,8 @@
 """``mafia_partisan``: the «پارتیزان» scenario as a ruleset, with its house decisions.
 
-Every point RULES.md §3 lists as left open by the seed is here: as an option of the
+Every point docs/rules.md §3 lists as left open by the seed is here: as an option of the
 table (:data:`OPTIONS`, chosen by the host before the start and shown to every
-player, its default the RULES.md decision) where another reading is a real choice a
+player, its default the docs/rules.md decision) where another reading is a real choice a
 club could make, and as a fixed sentence of :data:`HOUSE_DECISIONS` where any other
 answer would be a rule the seed does not have (or would give a secret away).  The
 rules read the chosen values from :class:`~.state.House`, never by option name.
@@ -274,7 +274,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
 )
 """The table's options: one per house decision a club could take either way; the
-defaults are RULES.md's decisions."""
+defaults are docs/rules.md's decisions."""
 
 HOUSE_DECISIONS: tuple[str, ...] = (
     gettext_noop(

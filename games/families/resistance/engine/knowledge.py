@@ -1,4 +1,4 @@
-"""What a seat knows about the others: RULES.md §1, "What is secret, from whom".
+"""What a seat knows about the others: docs/rules.md §1, "What is secret, from whom".
 
 Two answers, for two users.  :func:`told` is what the game *tells* a seat (evil
 partners, the scout's list, check results): the view's ``me.known``.  :func:`knows` adds

@@ -1,4 +1,4 @@
-"""The rules of the Resistance family (RULES.md §1): dealing, moves, the end.
+"""The rules of the Resistance family (docs/rules.md §1): dealing, moves, the end.
 
 One function per move.  Each checks the move against the rules, raising the rule's own
 :class:`~games.engine.core.IllegalAction` subclass before anything is built, so a

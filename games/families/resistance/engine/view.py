@@ -1,7 +1,7 @@
 """``view(state, seat)``: the only door through which a game's state leaves the engine.
 
 Everything a page, a socket push or the API shows comes from here, already cut to what
-the seat may know (RULES.md §1, "What is secret").  The result is plain JSON data:
+the seat may know (docs/rules.md §1, "What is secret").  The result is plain JSON data:
 dicts with str keys, lists, str, int, bool and None; seat numbers used as keys become
 strings.  The schema is in ``games/engine/README.md``.
 """
@@ -212,7 +212,7 @@ def view(
     "voted / not yet", and no card is ever tied to a seat.  Seen as one player, the
     step is exactly what that player saw then.  ``own=False`` (the person watching is
     not that player) leaves out the cards the seat played: who played which mission
-    card stays secret forever (RULES.md §1).
+    card stays secret forever (docs/rules.md §1).
     """
     shown = _view(state, seat)
     if after is not None and seat is None:

@@ -1,4 +1,4 @@
-"""The course of a ``cells`` game (RULES.md §2): the first look, swaps, peeks,
+"""The course of a ``cells`` game (docs/rules.md §2): the first look, swaps, peeks,
 missions, the reshuffle, the end and its winners, and the turn counter."""
 
 from __future__ import annotations

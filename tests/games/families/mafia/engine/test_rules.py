@@ -1,4 +1,4 @@
-"""Every rule of RULES.md §3 and seed 004, each on a hand-built night or day whose
+"""Every rule of docs/rules.md §3 and seed 004, each on a hand-built night or day whose
 outcome the seed fixes.  The cards sit at the seats of ``support.SEATS``: General 0,
 demolisher 1, traitor soldier 2, Partisan 3, radio operator 4, colonel 5, nurse 6,
 sniper 7, plain soldiers 8 and 9."""

@@ -1,7 +1,7 @@
 """What must hold after every step of every game, and the states a seat cannot tell
 apart from the real one.  Used by the property tests.
 
-The knowledge rules below are written out again from RULES.md §1 ("What is secret")
+The knowledge rules below are written out again from docs/rules.md §1 ("What is secret")
 rather than taken from the engine, so that the indistinguishability check does not
 share a mistake with the code it checks.
 """
@@ -90,7 +90,7 @@ def check_replay(
 
 
 def _fixed(state: GameState, seat: int | None) -> tuple[set[int], set[int]]:
-    """Seats whose role, and seats whose side, ``seat`` knows (RULES.md §1)."""
+    """Seats whose role, and seats whose side, ``seat`` knows (docs/rules.md §1)."""
     table = state.table
     players = range(table.players)
     if state.phase is Phase.OVER:

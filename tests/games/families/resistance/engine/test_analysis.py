@@ -216,7 +216,7 @@ def test_the_board_at_every_step_for_every_viewer(players: int) -> None:
 def _counted_by_hand(state: GameState, seat: int | None) -> list[Fraction]:
     """The odds worked out afresh from the state (not from a view), with sets: every
     evil team of the right size that meets each mission's fail count and what the
-    rules tell ``seat`` (RULES.md §1)."""
+    rules tell ``seat`` (docs/rules.md §1)."""
     table = state.table
     players = table.players
     must_evil: set[int] = set()
