@@ -3,8 +3,8 @@
 The format is in docs/export-format.md.
 
 Everything the review page shows, with one thing left out on purpose: the card each
-player put into a mission. Who played which card stays secret forever (docs/rules.md §1),
-so a ``play`` action is exported without its card and each mission keeps only its
+player put into a mission. Who played which card stays secret forever (docs/rules.md
+§1), so a ``play`` action is exported without its card and each mission keeps only its
 fail count. To replay an export, :func:`import_action` fills the missing cards back
 in from the fail counts (the first evil team members to play get the fail cards): any
 such deal gives the same fail counts, results and ending, which is what

@@ -1,5 +1,5 @@
-"""The ``cells`` game (docs/rules.md §2): Resistance for three or four players, each leading
-a cell of three character cards whose majority colour is their side.
+"""The ``cells`` game (docs/rules.md §2): Resistance for three or four players, each
+leading a cell of three character cards whose majority colour is their side.
 
 Importing this package registers the ``cells`` ruleset with :mod:`games.engine.core`.
 See this folder's README for the actions, the view and the house decisions.

@@ -2,8 +2,8 @@
 
 :func:`random_action` reads the state (it stands for "any legal move", the benchmark's
 and the property tests' player); :func:`bot_action` reads only the seat's view, as a
-bot at a real table must.  The view gives a bot no memory of its cards (docs/rules.md §2:
-the site never reminds), so the bot plays from the public record: the mission track,
+bot at a real table must.  The view gives a bot no memory of its cards (docs/rules.md
+§2: the site never reminds), so the bot plays from the public record: the mission track,
 who went on which mission with whom, and the touched marks, plus whatever it sees at
 the moment it decides (a swap's two cards, its mission cards).
 """

@@ -3,9 +3,9 @@ shows it.  A companion for the tests, never called by pages, sockets or the API.
 
 "Secret" here means *may not be shown now*, which in ``cells`` is more than what a
 seat does not know: a player must remember their cards, and the site must not remind
-them (docs/rules.md §2).  So a seat's own cards are secret from it except at the first look,
-during its own swap and just after a peek, and so is its own side; what a swapper saw
-and whether they exchanged are secret from everyone, the swapper included, once the
+them (docs/rules.md §2).  So a seat's own cards are secret from it except at the first
+look, during its own swap and just after a peek, and so is its own side; what a swapper
+saw and whether they exchanged are secret from everyone, the swapper included, once the
 decision is made.  Until the game is over, that is:
 
 * ``card``: the colour in a seat's slot (``value``; ``note`` is the slot);

@@ -1,8 +1,8 @@
 """``view(state, seat)``: the only door through which a game's state leaves the engine.
 
 Everything a page, a socket push or the API shows comes from here, already cut to what
-the seat may see *now* (docs/rules.md §2).  In ``cells`` that is stricter than what a seat
-knows: a player must remember their cards, so a card of theirs is shown only at the
+the seat may see *now* (docs/rules.md §2).  In ``cells`` that is stricter than what a
+seat knows: a player must remember their cards, so a card of theirs is shown only at the
 first look (until they confirm), during their own swap (until they decide) and on a
 peek (until the next move); the view never reminds them, and never states their side
 while the game runs.  The result is plain JSON data; the schema is in the README.

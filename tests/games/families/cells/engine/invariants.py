@@ -1,9 +1,9 @@
 """What must hold after every step of every ``cells`` game, and the states a seat
 cannot tell apart from the real one.  Used by the property tests.
 
-What a seat may be shown is written out again here from docs/rules.md §2 rather than taken
-from the engine (or its oracle), so that the indistinguishability check does not share
-a mistake with the code it checks.
+What a seat may be shown is written out again here from docs/rules.md §2 rather than
+taken from the engine (or its oracle), so that the indistinguishability check does not
+share a mistake with the code it checks.
 """
 
 from __future__ import annotations
@@ -146,7 +146,8 @@ def check_perspectives(states: Sequence[GameState]) -> None:
 
 
 def on_show(state: GameState, seat: int | None) -> set[int]:
-    """The card positions ``seat`` is shown now (docs/rules.md §2, "how long the site shows
+    """The card positions ``seat`` is shown now (docs/rules.md §2, "how long the site
+    shows
     a card"): everything after the game; its own three until it confirms the first
     look; the two cards of its swap until it decides; a card it peeked at until the
     next move."""

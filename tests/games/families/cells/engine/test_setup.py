@@ -72,7 +72,8 @@ def test_the_chat_is_an_option_on_by_default() -> None:
 
 
 def test_every_house_decision_of_rules_md_is_shown_before_the_start() -> None:
-    """docs/rules.md §2: the first player, play after every confirmation, which slots may be
+    """docs/rules.md §2: the first player, play after every confirmation, which slots
+    may be
     peeked, a public peek, how long cards are shown, the touched marks, the reshuffle,
     the winners, what stays hidden after the game."""
     assert CELLS.house_decisions == HOUSE_DECISIONS

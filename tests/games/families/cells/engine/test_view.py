@@ -1,7 +1,7 @@
 """``view()`` of ``cells``: the schema, and what each seat sees at each phase, checked
-for presence and for absence.  A card appears in a view only where docs/rules.md §2 allows
-it; the tests find every colour in a view by walking it, so a card in any other place
-fails them."""
+for presence and for absence.  A card appears in a view only where docs/rules.md §2
+allows it; the tests find every colour in a view by walking it, so a card in any other
+place fails them."""
 
 from __future__ import annotations
 

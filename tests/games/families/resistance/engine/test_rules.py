@@ -1,4 +1,5 @@
-"""The course of a game (docs/rules.md §1): votes, leaders, missions, presets, the end."""
+"""The course of a game (docs/rules.md §1): votes, leaders, missions, presets, the
+end."""
 
 from __future__ import annotations
 
