@@ -9,7 +9,7 @@ from typing import Any
 
 from games import engine
 from games.families.registry import Family
-from games.families.resistance import moves, presenters, projection, sentences
+from games.families.resistance import moves, presenters, projection, schemas, sentences
 from games.families.resistance.words import WORDS, Words
 from games.models import Game, Seat
 
@@ -19,6 +19,7 @@ class ResistanceFamily(Family):
     board_template = "resistance/board.html"
     review_template = "resistance/review.html"
     rules_template = "resistance/rules.html"
+    view_schema, move_schema = schemas.ResistanceView, schemas.ResistanceMove
 
     def words(self, ruleset: str) -> Words:
         return WORDS[ruleset]
