@@ -186,19 +186,33 @@ def test_every_family_gives_its_view_and_move_schemas() -> None:
         )
 
 
-@pytest.mark.parametrize("ruleset", ["partisans", "trust_no_one", "werewolves"])
+def _presets(ruleset: str) -> dict[str, bool]:
+    """Every yes/no option of a game switched on (the chat aside), so the views
+    show everything the game can show."""
+    return {
+        option.name: True
+        for option in engine.get_ruleset(ruleset).options
+        if isinstance(option.default, bool) and option.name != "chat"
+    }
+
+
+@pytest.mark.parametrize("ruleset", playable_rulesets())
 def test_real_views_match_the_view_schema(ruleset: str) -> None:
-    """Engine views at every step of random games, for every seat and a spectator;
-    every random move is one the move schema describes."""
+    """Engine views at every step of random games of every installed game, for
+    every seat, the moderator if any and a spectator, at its fewest and most
+    players; every random move is one the move schema describes."""
     rng = random.Random(ruleset)
-    options = {"scout": True, "check": True} if ruleset == "partisans" else {}
-    for players in (5, 10):
-        setup = engine.GameSetup(ruleset, players, options, seed=rng.randrange(2**32))
+    rules = engine.get_ruleset(ruleset)
+    moderator = [engine.MODERATOR] if rules.has_moderator else []
+    for players in sorted({rules.min_players, rules.max_players}):
+        setup = engine.GameSetup(
+            ruleset, players, _presets(ruleset), seed=rng.randrange(2**32)
+        )
         state = engine.setup(setup)
         step = 0
         while True:
             if step % 3 == 0 or engine.outcome(state) is not None:
-                for seat in [None, *range(players)]:
+                for seat in [None, *moderator, *range(players)]:
                     conforms(engine.view(state, seat), "View")
             if engine.outcome(state) is not None:
                 break
