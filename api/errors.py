@@ -1,132 +1,55 @@
-"""Errors of the API itself: authentication, HTTP method, body and query checks.
+"""Errors of the API itself: the token, the HTTP method, the address, the media type.
 
-Game errors (a full table, a move the rules forbid, the table moved on) are
-``games.errors.GameError``; these are the ones that stop a request before any service
-is called, so nothing has changed when they are raised. Each has a stable ``code``
-for programs and a message in the caller's language.
+The checks of a body, a query or a socket frame (``invalid_json``,
+``missing_field``...) are ``games.requests``'s, shared with the JSON socket; game
+errors are ``games.errors.GameError``. Each has a stable ``code`` for programs and a
+message in the caller's language, and nothing has changed when one is raised.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-
-class ApiError(Exception):
-    code = "error"
-    status = 400
-    message: str | Promise = _("The request could not be understood.")
-
-    def __init__(self, *, field: str | None = None, **params: Any) -> None:
-        self.field = field
-        self.params = params
-        super().__init__(self.code)
-
-    def __str__(self) -> str:
-        text = str(self.message)
-        params = {"field": self.field or "", **self.params}
-        return text % params if "%(" in text else text
+from games.requests import RequestError
 
 
-class TokenMissing(ApiError):
+class TokenMissing(RequestError):
     code = "token_missing"
     status = 401
     message = _("Send your API token in the Authorization header: “Token <key>”.")
 
 
-class TokenInvalid(ApiError):
+class TokenInvalid(RequestError):
     code = "token_invalid"
     status = 401
     message = _("This API token is not valid: it may have been revoked.")
 
 
-class InvalidCredentials(ApiError):
+class InvalidCredentials(RequestError):
     code = "invalid_credentials"
     status = 401
     message = _("Wrong user name or password.")
 
 
-class LockedOut(ApiError):
+class LockedOut(RequestError):
     code = "locked_out"
     status = 429
     message = _("Too many failed attempts to log in. Try again in %(seconds)d seconds.")
 
 
-class NotFound(ApiError):
+class NotFound(RequestError):
     code = "not_found"
     status = 404
     message = _("There is no such API endpoint.")
 
 
-class MethodNotAllowed(ApiError):
+class MethodNotAllowed(RequestError):
     code = "method_not_allowed"
     status = 405
     message = _("This endpoint does not accept %(method)s.")
 
 
-class UnsupportedMediaType(ApiError):
+class UnsupportedMediaType(RequestError):
     code = "unsupported_media_type"
     status = 415
     message = _("Send the body as JSON, with “Content-Type: application/json”.")
-
-
-class BodyTooLarge(ApiError):
-    code = "body_too_large"
-    status = 413
-    message = _("The request body is too large (at most %(limit)d bytes).")
-
-
-class InvalidJson(ApiError):
-    code = "invalid_json"
-    message = _("The request body is not a JSON object: %(reason)s.")
-
-
-class MissingField(ApiError):
-    code = "missing_field"
-    message = _("“%(field)s” is required.")
-
-
-class UnknownField(ApiError):
-    code = "unknown_field"
-    message = _("“%(field)s” is not a field this endpoint accepts.")
-
-
-class WrongType(ApiError):
-    code = "wrong_type"
-    message = _("“%(field)s” must be %(expected)s.")
-
-
-class OutOfRange(ApiError):
-    code = "out_of_range"
-    message = _("“%(field)s” must be %(limits)s.")
-
-
-class InvalidFormat(ApiError):
-    code = "invalid_format"
-    message = _("“%(field)s” is not written as it should be.")
-
-
-class InvalidChoice(ApiError):
-    code = "invalid_choice"
-    message = _("“%(field)s” must be one of: %(choices)s.")
-
-
-API_ERRORS: tuple[type[ApiError], ...] = (
-    TokenMissing,
-    TokenInvalid,
-    InvalidCredentials,
-    LockedOut,
-    NotFound,
-    MethodNotAllowed,
-    UnsupportedMediaType,
-    BodyTooLarge,
-    InvalidJson,
-    MissingField,
-    UnknownField,
-    WrongType,
-    OutOfRange,
-    InvalidChoice,
-    InvalidFormat,
-)

@@ -8,11 +8,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from games.payloads import token_group
+
 logger = logging.getLogger(__name__)
-
-
-def token_group(token_id: int) -> str:
-    return f"api-token-{token_id}"
 
 
 def token_revoked_on_commit(token_id: int) -> None:

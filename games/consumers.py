@@ -1,41 +1,46 @@
-"""WebSockets for tables and the lobby: authenticate, attach to one seat (or watch),
-push that seat's own rendering after every change.
+"""WebSockets for tables and the lobby.
+
+A table has two seat sockets on one base, :class:`SeatConsumer`: the pages' HTML
+socket (``/ws/table/<code>/``, :class:`HtmlSeatConsumer`) and the programs' JSON
+socket (``?format=json``, :class:`JsonSeatConsumer`); ``config.routing`` picks one
+by the query. The base admits a viewer who may reach the table, joins its group,
+and sends the viewer's own seat first (a reconnect is a snapshot), then again after
+every change; it takes moves and chat lines into ``games.services`` and answers
+refusals. A subclass only says how a seat, a chat line and an error are written,
+how a message is read, and in which language.
 
 A table's group carries only "table N changed to version V" and "chat message M was
-posted in channel C"; each consumer renders its own viewer's HTML from the engine's
-``view()`` for that viewer, so nothing one seat may not know ever reaches it. On
-connect (and every reconnect) the consumer sends the full current state first: a
-reconnect is a snapshot.
-
-A socket opened with ``?format=json`` (programs, see ``api.socket``) gets the same
-pushes as JSON: the seat's engine view instead of its HTML, chat lines as objects, and
-moves sent as ``{"type": "act", ...}``. A socket opened with an API token joins that
-token's group, so revoking the token closes it.
+posted in channel C"; each consumer builds its own viewer's frame from
+``games.selectors.seat_view`` (the engine's view for that viewer's seat), so nothing
+one seat may not know ever reaches it, and a chat line goes only to viewers whose
+own view lets them read its channel.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from api import socket as api_socket
-from api.errors import ApiError
-from api.push import token_group
 from config.consumers import CLOSE_UNAUTHENTICATED, AuthenticatedConsumer
-from games import errors, hooks, push, services, snapshots
+from games import errors, hooks, payloads, push, requests, services, snapshots
 from games.forms import move_from_fields
 from games.models import ChatMessage, Game
 from games.rendering import render_chat_line, render_error, render_live
+from games.schemas import SocketChat, shapes
 from games.selectors import (
+    SeatView,
     lobby_tables,
     my_tables,
     private_channels,
+    snapshot_seat_view,
     table_context,
     visible_chat_channels,
 )
@@ -44,6 +49,7 @@ logger = logging.getLogger(__name__)
 
 CLOSE_NO_SUCH_TABLE = 4404
 LOBBY_COALESCE_SECONDS = 0.3
+MAX_FRAME_BYTES = 16 * 1024
 
 
 def scope_language(scope: dict[str, Any]) -> str:
@@ -75,167 +81,210 @@ def scope_origin(scope: dict[str, Any]) -> str:
     return f"{scheme}://{host}" if host else ""
 
 
-class TableConsumer(AuthenticatedConsumer):
-    """One per open screen of a table: a seated player's or a spectator's."""
+@dataclass(frozen=True)
+class Move:
+    action: dict[str, Any]
+    turn: int
 
+
+@dataclass(frozen=True)
+class Chat:
+    text: str
+    channel: str
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A frame that could not be decoded, to be answered rather than raised."""
+
+    error: requests.RequestError
+
+
+class SeatConsumer(AuthenticatedConsumer):
+    """One open screen of a table, a seated player's or a spectator's: what the
+    HTML and the JSON socket share."""
+
+    json_mode: ClassVar[bool] = False
     game_id: int
+    code: str
+    ruleset: str
     language: str
-    json_mode = False
-    # (version, status) of the last JSON view sent: a push for a state already sent
+    # (version, status) of the last seat sent: a push for a state already sent
     # (one that was read late, after a newer move) is skipped without a query.
     sent: tuple[int, str] | None = None
 
+    # What a subclass says --------------------------------------------------------
+
+    def choose_language(self) -> str:
+        """The language this socket speaks, decided once on connect."""
+        raise NotImplementedError
+
+    def seat_frame(self, seat: SeatView, *, on_loop: bool) -> str | None:
+        """The frame that shows ``seat``. On the event loop nothing may touch the
+        database: None there means "build it in the database thread"."""
+        raise NotImplementedError
+
+    def chat_frame(self, message: ChatMessage) -> str:
+        """The frame of a new chat line (called in the database thread)."""
+        raise NotImplementedError
+
+    def read(self, content: Any) -> Move | Chat:
+        """A move or a chat line from a decoded frame; raises a
+        ``games.errors.GameError`` or a ``games.requests.RequestError``."""
+        raise NotImplementedError
+
+    async def send_error(self, exc: Exception) -> None:
+        """One error frame, in the socket's format and language."""
+        raise NotImplementedError
+
+    async def acted(self, game: Game) -> None:
+        """After this socket's move was applied (the push follows anyway)."""
+
+    def seat_groups(self) -> list[str]:
+        return [push.table_group(self.game_id)]
+
+    # Connecting ------------------------------------------------------------------
+
     async def admit(self) -> bool:
-        code = self.scope["url_route"]["kwargs"]["code"]
-        game_id = await self._game_id(code)
-        if game_id is None:
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        found = await self._reachable()
+        if found is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
             return False
-        self.game_id = game_id
+        self.game_id, self.ruleset = found
         return True
+
+    async def on_connect(self) -> None:
+        self.language = self.choose_language()
+        for group in self.seat_groups():
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.send_seat()
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "game_id"):
+            return  # refused before it joined anything
+        for group in self.seat_groups():
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    @database_sync_to_async
+    def _reachable(self) -> tuple[int, str] | None:
+        """The table's id and game, or None if it is gone or this viewer may not
+        reach it."""
+        game = Game.objects.filter(code=self.code).first()
+        if game is None or hooks.access(game, self.scope["user"]) is hooks.Access.NONE:
+            return None
+        return int(game.pk), game.ruleset
+
+    # The seat's view -------------------------------------------------------------
+
+    async def send_seat(self, push: tuple[int, str] | None = None) -> None:
+        """This viewer's seat: on connect (a reconnect is a snapshot) and after every
+        change. A push that a snapshot another seat's socket read already covers is
+        answered right here, with no database and no thread hop."""
+        frame = None
+        if push is not None:
+            snapshot = snapshots.covering(self.game_id, self.code, push)
+            if snapshot is not None:
+                frame = self._seat_frame(snapshot, on_loop=True)
+        if frame is None:
+            frame = await self._fresh_seat_frame(push)
+        if frame is None:
+            await self.close(code=CLOSE_NO_SUCH_TABLE)
+            return
+        await self.send(text_data=frame)
+
+    def _seat_frame(self, snapshot: snapshots.Snapshot, *, on_loop: bool) -> str | None:
+        seat = snapshot_seat_view(snapshot, self.scope["user"])
+        frame = self.seat_frame(seat, on_loop=on_loop)
+        if frame is not None:
+            game = snapshot.game
+            if self.sent is None or game.version >= self.sent[0]:
+                self.sent = (game.version, game.status)
+        return frame
+
+    @database_sync_to_async
+    def _fresh_seat_frame(self, push: tuple[int, str] | None) -> str | None:
+        """None when the table is gone."""
+        snapshot = snapshots.for_push(self.game_id, self.code, push)
+        return None if snapshot is None else self._seat_frame(snapshot, on_loop=False)
+
+    def _already_sent(self, push: tuple[int, str]) -> bool:
+        """Whether a seat at least as new as this push's was sent already (a push
+        read late, after a newer move). Before the start the version stays 0 while
+        seats fill, so nothing is skipped."""
+        version, status = push
+        if self.sent is None or status == Game.Status.OPEN:
+            return False
+        return status == self.sent[1] and version <= self.sent[0]
+
+    # Group messages --------------------------------------------------------------
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        push = (event.get("version", 0), event.get("status", ""))
+        if not self._already_sent(push):
+            await self.send_seat(push)
 
     async def access_changed(self, event: dict[str, Any]) -> None:
         """Someone's access to this table changed (a club removed a member): a
         viewer who may no longer reach the table is disconnected at once."""
-        if await self._game_id(self.scope["url_route"]["kwargs"]["code"]) is None:
+        if await self._reachable() is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
-
-    async def on_connect(self) -> None:
-        self.origin = scope_origin(self.scope)
-        self.csrf_token = (self.scope.get("cookies") or {}).get(
-            settings.CSRF_COOKIE_NAME
-        )
-        self.json_mode = api_socket.wants_json(self.scope)
-        if self.json_mode:
-            self.language = api_socket.program_language(self.scope)
-        else:
-            self.language = scope_language(self.scope)
-        token_id = self.scope.get("api_token_id")
-        if token_id is not None:
-            await self.channel_layer.group_add(token_group(token_id), self.channel_name)
-        await self.channel_layer.group_add(
-            push.table_group(self.game_id), self.channel_name
-        )
-        await self.send_live()
-
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "game_id"):
-            await self.channel_layer.group_discard(
-                push.table_group(self.game_id), self.channel_name
-            )
-        token_id = self.scope.get("api_token_id")
-        if token_id is not None:
-            await self.channel_layer.group_discard(
-                token_group(token_id), self.channel_name
-            )
-
-    @database_sync_to_async
-    def _game_id(self, code: str) -> int | None:
-        """The table's id, or None if it is gone or this viewer may not reach it."""
-        game = Game.objects.filter(code=code).first()
-        if game is None or hooks.access(game, self.scope["user"]) is hooks.Access.NONE:
-            return None
-        return int(game.pk)
-
-    def _render(self, snapshot: snapshots.Snapshot, *, on_loop: bool) -> str | None:
-        """This viewer's live area from a table snapshot. On the event loop nothing
-        may touch the database: None there means "render in the database thread"
-        (a side's private channel, when this viewer may read it, needs a query, and
-        so does a finished game's list of channels)."""
-        if on_loop and snapshot.game.status == Game.Status.FINISHED:
-            return None
-        ctx = table_context(
-            snapshot.game,
-            self.scope["user"],
-            with_chat=False,
-            with_side_chat=not on_loop,
-            players=snapshot.players,
-            state=snapshot.state,
-        )
-        if on_loop and private_channels(ctx.chat_channels):
-            return None
-        self.sent = (snapshot.game.version, snapshot.game.status)
-        with translation.override(self.language):
-            return render_live(ctx, origin=self.origin, csrf_token=self.csrf_token)
-
-    @database_sync_to_async
-    def _render_fresh(self, push: tuple[int, str] | None) -> str | None:
-        code = self.scope["url_route"]["kwargs"]["code"]
-        snapshot = snapshots.for_push(self.game_id, code, push)
-        return None if snapshot is None else self._render(snapshot, on_loop=False)
-
-    async def send_live(self, push: tuple[int, str] | None = None) -> None:
-        """This viewer's whole live area: on connect (a reconnect is a snapshot) and
-        after every change. A push that a snapshot another seat's socket read already
-        covers is rendered right here, with no database and no thread hop."""
-        if self.json_mode:
-            await self.send_view(push)
-            return
-        html = None
-        if push is not None:
-            code = self.scope["url_route"]["kwargs"]["code"]
-            snapshot = snapshots.covering(self.game_id, code, push)
-            if snapshot is not None:
-                html = self._render(snapshot, on_loop=True)
-        if html is None:
-            html = await self._render_fresh(push)
-        if html is None:
-            await self.close(code=CLOSE_NO_SUCH_TABLE)
-            return
-        await self.send(text_data=html)
-
-    # Group messages -------------------------------------------------------------
-
-    async def table_changed(self, event: dict[str, Any]) -> None:
-        if self._already_sent(event):
-            return
-        await self.send_live((event.get("version", 0), event.get("status", "")))
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
-        if self.json_mode:
-            await self._send_chat_json(event["message_id"], event["channel"])
-            return
-        html = await self._render_chat(event["message_id"], event["channel"])
-        if html:
-            await self.send(text_data=html)
+        frame = await self._readable_chat(event["message_id"], event["channel"])
+        if frame is not None:
+            await self.send(text_data=frame)
 
     @database_sync_to_async
-    def _render_chat(self, message_id: int, channel: str) -> str | None:
-        """The message only if this viewer may read its channel, decided from this
-        viewer's own view."""
-        game = Game.objects.filter(pk=self.game_id).first()
-        if game is None:
+    def _readable_chat(self, message_id: int, channel: str) -> str | None:
+        """The message's frame, only if this viewer's own view lets them read its
+        channel."""
+        snapshot = snapshots.for_push(self.game_id, self.code, None)
+        if snapshot is None:
             return None
-        ctx = table_context(game, self.scope["user"], with_chat=False)
-        if channel not in visible_chat_channels(game, ctx.view, ctx.is_seated):
+        seat = snapshot_seat_view(snapshot, self.scope["user"])
+        if channel not in visible_chat_channels(
+            seat.game, seat.view, seat.me is not None
+        ):
             return None
         message = (
             ChatMessage.objects.select_related("author")
             .filter(pk=message_id, game_id=self.game_id)
             .first()
         )
-        if message is None:
-            return None
-        with translation.override(self.language):
-            return render_chat_line(message)
+        return None if message is None else self.chat_frame(message)
 
-    # From the browser -----------------------------------------------------------
+    # From the viewer -------------------------------------------------------------
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        """A frame's JSON, strictly (``games.requests``); a frame that is not one
+        JSON object is answered, not a crash of the socket."""
+        try:
+            if len(text_data.encode()) > MAX_FRAME_BYTES:
+                raise requests.BodyTooLarge(limit=MAX_FRAME_BYTES)
+            return requests.parse_json_object(text_data)
+        except requests.RequestError as exc:
+            return Refused(exc)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if not isinstance(content, dict):
-            await self._send_error(str(errors.BadAction()))
+        try:
+            if isinstance(content, Refused):
+                raise content.error
+            with translation.override(self.language):
+                message = self.read(content)
+        except (requests.RequestError, errors.GameError) as exc:
+            await self.send_error(exc)
             return
         try:
-            if "text" in content:
-                await self._chat(content)
+            if isinstance(message, Move):
+                await self.acted(await self._act(message))
             else:
-                await self._act(content)
+                await self._chat(message)
         except errors.GameError as exc:
-            with translation.override(self.language):
-                message = str(exc)
-            await self._send_error(message)
-            if isinstance(exc, errors.TableMovedOn | errors.IllegalMove):
-                await self.send_live()
+            await self.send_error(exc)
+            if isinstance(message, Move):
+                await self.send_seat()  # a refused move: where the table stands now
 
     def _game(self) -> Game:
         game = Game.objects.filter(pk=self.game_id).first()
@@ -244,106 +293,119 @@ class TableConsumer(AuthenticatedConsumer):
         return game
 
     @database_sync_to_async
-    def _act(self, content: dict[str, Any]) -> None:
-        game = self._game()
-        action, turn = move_from_fields(game.ruleset, content)
-        services.game_act(game=game, user=self.scope["user"], action=action, turn=turn)
-
-    @database_sync_to_async
-    def _chat(self, content: dict[str, Any]) -> None:
-        game = self._game()
-        text = content.get("text")
-        channel = content.get("channel", ChatMessage.Channel.TABLE)
-        if not isinstance(text, str) or not isinstance(channel, str):
-            raise errors.BadAction
-        services.chat_post(
-            game=game, user=self.scope["user"], text=text, channel=channel
-        )
-
-    async def _send_error(self, message: str) -> None:
-        with translation.override(self.language):
-            await self.send(text_data=render_error(message))
-
-    def _already_sent(self, event: dict[str, Any]) -> bool:
-        """Whether a view at least as new as this push's was sent already (a push
-        read late, after a newer move). Before the start the version stays 0 while
-        seats fill, so nothing is skipped."""
-        if self.sent is None or event.get("status") == Game.Status.OPEN:
-            return False
-        version, status = self.sent
-        return event.get("status") == status and event.get("version", 0) <= version
-
-    async def send_view(self, push: tuple[int, str] | None = None) -> None:
-        code = self.scope["url_route"]["kwargs"]["code"]
-        user = self.scope["user"]
-        message = None
-        if push is not None:
-            # Most pushes are answered from a row another seat's socket read.
-            message = api_socket.cached_view_message(self.game_id, code, user, push)
-        if message is None:
-            message = await database_sync_to_async(api_socket.view_message)(
-                self.game_id, code, user, push
-            )
-        if message is None:
-            await self.close(code=CLOSE_NO_SUCH_TABLE)
-            return
-        if self.sent is None or message["version"] >= self.sent[0]:
-            self.sent = (message["version"], message["status"])
-        await self.send_json(message)
-
-    async def _send_chat_json(self, message_id: int, channel: str) -> None:
-        message = await database_sync_to_async(api_socket.chat_message)(
-            self.game_id, self.scope["user"], message_id, channel
-        )
-        if message is not None:
-            await self.send_json(message)
-
-    async def receive(
-        self,
-        text_data: str | None = None,
-        bytes_data: bytes | None = None,
-        **kwargs: Any,
-    ) -> None:
-        if self.json_mode:
-            # A program's malformed frame is answered, not a crash of the socket.
-            try:
-                content = api_socket.parse_frame(text_data, bytes_data)
-            except ApiError as exc:
-                with translation.override(self.language):
-                    await self.send_json(api_socket.error_message(exc))
-                return
-            await self._receive_program(content)
-            return
-        await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
-
-    async def _receive_program(self, content: Any) -> None:
-        message: dict[str, Any] = {"type": None}
-        try:
-            with translation.override(self.language):
-                message = api_socket.parse_message(content)
-            if message["type"] == "act":
-                game = await self._act_json(message)
-                await self.send_json(
-                    {"type": "acted", "version": game.version, "turn": game.turn}
-                )
-            else:
-                await self._chat(message)
-        except (ApiError, errors.GameError) as exc:
-            with translation.override(self.language):
-                await self.send_json(api_socket.error_message(exc))
-            if isinstance(exc, errors.GameError) and message["type"] == "act":
-                await self.send_view()
-
-    @database_sync_to_async
-    def _act_json(self, message: dict[str, Any]) -> Game:
-        game = Game.objects.filter(pk=self.game_id).first()
-        if game is None:
-            raise errors.TableNotFound
+    def _act(self, move: Move) -> Game:
         return services.game_act(
-            game=game,
+            game=self._game(),
             user=self.scope["user"],
-            action=message["action"],
-            turn=message["turn"],
+            action=move.action,
+            turn=move.turn,
+        )
+
+    @database_sync_to_async
+    def _chat(self, chat: Chat) -> None:
+        services.chat_post(
+            game=self._game(),
+            user=self.scope["user"],
+            text=chat.text,
+            channel=chat.channel,
+        )
+
+
+class HtmlSeatConsumer(SeatConsumer):
+    """A table page's socket: the live area as HTML for htmx's ws extension to swap
+    in, moves and chat lines as the page's form fields."""
+
+    async def on_connect(self) -> None:
+        self.origin = scope_origin(self.scope)
+        cookies = self.scope.get("cookies") or {}
+        self.csrf_token = cookies.get(settings.CSRF_COOKIE_NAME)
+        await super().on_connect()
+
+    def choose_language(self) -> str:
+        return scope_language(self.scope)
+
+    def seat_frame(self, seat: SeatView, *, on_loop: bool) -> str | None:
+        # A finished game's channels and a readable private channel need a query.
+        if on_loop and seat.game.status == Game.Status.FINISHED:
+            return None
+        ctx = table_context(
+            seat.game,
+            self.scope["user"],
+            with_chat=False,
+            with_side_chat=not on_loop,
+            seat=seat,
+        )
+        if on_loop and private_channels(ctx.chat_channels):
+            return None
+        with translation.override(self.language):
+            return render_live(ctx, origin=self.origin, csrf_token=self.csrf_token)
+
+    def chat_frame(self, message: ChatMessage) -> str:
+        with translation.override(self.language):
+            return render_chat_line(message)
+
+    def read(self, content: Any) -> Move | Chat:
+        if not isinstance(content, dict):
+            raise errors.BadAction
+        if "text" in content:
+            text = content.get("text")
+            channel = content.get("channel", ChatMessage.Channel.TABLE)
+            if not isinstance(text, str) or not isinstance(channel, str):
+                raise errors.BadAction
+            return Chat(text, channel)
+        action, turn = move_from_fields(self.ruleset, content)
+        return Move(action, turn)
+
+    async def send_error(self, exc: Exception) -> None:
+        with translation.override(self.language):
+            await self.send(text_data=render_error(str(exc)))
+
+
+class JsonSeatConsumer(SeatConsumer):
+    """A program's socket (``?format=json``): the seat's envelope as JSON
+    (``games.schemas`` ``SocketView``), chat lines as objects, moves as
+    ``{"type": "act", "action", "turn"}`` checked against the table's family's move
+    schema. A socket opened with an API token joins that token's group, so revoking
+    the token closes it."""
+
+    json_mode = True
+
+    def choose_language(self) -> str:
+        headers = dict(self.scope.get("headers") or [])
+        accept = headers.get(b"accept-language", b"").decode("latin-1")
+        return payloads.program_language(accept, self.scope.get("user"))
+
+    def seat_groups(self) -> list[str]:
+        token_id = self.scope.get("api_token_id")
+        if token_id is None:
+            return super().seat_groups()
+        return [*super().seat_groups(), payloads.token_group(token_id)]
+
+    def seat_frame(self, seat: SeatView, *, on_loop: bool) -> str:
+        return json.dumps({"type": "view", **payloads.seat_envelope(seat)})
+
+    def chat_frame(self, message: ChatMessage) -> str:
+        return json.dumps(
+            {"type": "chat", "message": payloads.chat_message_json(message)}
+        )
+
+    def read(self, content: Any) -> Move | Chat:
+        if not isinstance(content, dict):
+            raise requests.InvalidJson(
+                reason=translation.gettext("the top level must be an object")
+            )
+        message = requests.checked(shapes().SocketMessage, content).root
+        if isinstance(message, SocketChat):
+            return Chat(message.text, message.channel)
+        return Move(requests.move_of(self.ruleset, message.action), message.turn)
+
+    async def send_error(self, exc: Exception) -> None:
+        with translation.override(self.language):
+            await self.send_json({"type": "error", **requests.error_json(exc)})
+
+    async def acted(self, game: Game) -> None:
+        await self.send_json(
+            {"type": "acted", "version": game.version, "turn": game.turn}
         )
 
     async def token_revoked(self, event: dict[str, Any]) -> None:

@@ -1,16 +1,19 @@
 """The code that reads game state for a seat, a spectator or a list.
 
-``table_context`` is the one place a table page, a pushed fragment and an API answer
-get their data from; what it hands out about the game comes from the engine's
-``view(state, seat)`` and nothing else. It never reads ``Seat.role``, ``Vote`` or
-``Check`` rows: those are for finished games (history) only.
+``seat_view`` is the one door through which a live table's game reaches a viewer: a
+table page, the HTML and JSON sockets' pushes and the API's answers all get what
+they show of the game from it, and it hands out the engine's ``view(state, seat)``
+for the seat the viewer holds (the spectator's view otherwise) and nothing else.
+``table_context`` adds what a page shows around it (chat). Neither ever reads
+``Seat.role``, ``Vote`` or ``Check`` rows: those are for finished games (history)
+only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q, QuerySet
 
@@ -18,6 +21,9 @@ from accounts.models import User
 from games import engine, hooks
 from games.models import ChatMessage, Game, Seat
 from games.state import load_state
+
+if TYPE_CHECKING:
+    from games.snapshots import Snapshot
 
 CHAT_HISTORY = 100
 
@@ -32,6 +38,57 @@ class Player:
     username: str
     name: str
     is_host: bool
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one viewer may know of a table at one version of its row."""
+
+    game: Game
+    players: Sequence[Player]
+    me: Player | None
+    """The viewer's own seat, if seated."""
+    view: dict[str, Any] | None
+    """``engine.view`` for the viewer's seat (a spectator's when not seated); None
+    before the start."""
+    public_view: dict[str, Any] | None = None
+    """The spectator's view, from which the page's shared regions are drawn."""
+
+    @property
+    def position(self) -> int | None:
+        return self.me.position if self.me else None
+
+
+def seat_view(
+    game: Game,
+    viewer: User | None,
+    *,
+    players: Sequence[Player] | None = None,
+    state: Any = None,
+) -> SeatView:
+    """``viewer``'s view of ``game``. ``players`` and ``state`` may come from a
+    snapshot already read for another viewer (``games.snapshots``): then this reads
+    nothing from the database, and a push can be answered on the event loop."""
+    players = players if players is not None else players_of(game)
+    me = None
+    if viewer is not None and viewer.is_authenticated:
+        me = next((p for p in players if p.user_id == viewer.pk), None)
+    view = public_view = None
+    if game.status != Game.Status.OPEN and game.seed is not None:
+        if state is None:
+            state = load_state(game)
+        public_view = engine.view(state, None)
+        view = engine.view(state, me.position) if me else public_view
+    return SeatView(
+        game=game, players=players, me=me, view=view, public_view=public_view
+    )
+
+
+def snapshot_seat_view(snapshot: Snapshot, viewer: User | None) -> SeatView:
+    """``seat_view`` of a table as a snapshot holds it: no database at all."""
+    return seat_view(
+        snapshot.game, viewer, players=snapshot.players, state=snapshot.state
+    )
 
 
 @dataclass
@@ -150,21 +207,16 @@ def table_context(
     with_side_chat: bool = True,
     players: Sequence[Player] | None = None,
     state: Any = None,
+    seat: SeatView | None = None,
 ) -> TableContext:
     """Everything a table page shows to ``viewer``: seated player or spectator.
 
     ``players`` and ``state`` may come from a snapshot already read for another
-    viewer (``games.snapshots``); the view is still this viewer's own."""
-    players = list(players) if players is not None else players_of(game)
-    me = None
-    if viewer is not None and viewer.is_authenticated:
-        me = next((p for p in players if p.user_id == viewer.pk), None)
-    view = public_view = None
-    if game.status != Game.Status.OPEN and game.seed is not None:
-        if state is None:
-            state = load_state(game)
-        public_view = engine.view(state, None)
-        view = engine.view(state, me.position) if me else public_view
+    viewer (``games.snapshots``), or the viewer's ``seat`` may be given whole; the
+    view is still this viewer's own, from ``seat_view``."""
+    if seat is None:
+        seat = seat_view(game, viewer, players=players, state=state)
+    me, view = seat.me, seat.view
     channels = visible_chat_channels(game, view, me is not None)
     table_chat = []
     if with_chat and ChatMessage.Channel.TABLE in channels:
@@ -178,11 +230,11 @@ def table_context(
         ]
     return TableContext(
         game=game,
-        players=players,
+        players=list(seat.players),
         viewer=viewer,
         me=me,
         view=view,
-        public_view=public_view,
+        public_view=seat.public_view,
         chat=table_chat,
         side_chats=side_chats,
         chat_channels=channels,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.utils.functional import Promise
+from pydantic import BaseModel, RootModel
 
 from games import engine
 
@@ -115,6 +116,23 @@ class Family:
         return {}
 
     rules_template: ClassVar[str] = ""
+
+    # --- programs: the API and the JSON socket --------------------------------------
+
+    view_schema: ClassVar[type[BaseModel]]
+    """The pydantic model of what the family's ``view()`` returns (the keys every view
+    has, see ``games/engine/README.md``, and the family's own): its ``ruleset`` field is
+    a ``Literal`` of the family's game codes, which the API's view union is
+    discriminated on. Answers are validated and serialised with it, and the OpenAPI
+    document describes views with it, so its field names must be the view's keys,
+    with ``extra="forbid"``. Name the family's models after it (``ResistanceView``,
+    ``ResistanceMission``): model names are the document's component names."""
+    move_schema: ClassVar[type[RootModel[Any]]]
+    """The pydantic model of one move as a program sends it (the engine's action
+    dict): a ``RootModel`` over the family's moves, discriminated on ``"type"``, with
+    ``strict=True`` and ``extra="forbid"`` on each. A move sent to one of the
+    family's tables (API or JSON socket) is checked against it before the engine sees
+    it; what it returns (``model_dump()``) is what the engine gets."""
 
     # --- the live table ------------------------------------------------------------
 

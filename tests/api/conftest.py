@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from pytest_django.fixtures import Settings
 
-from api import seatview
+from games import snapshots
 from games.state import forget_all
 
 
@@ -27,7 +27,7 @@ def _fresh_caches(settings: Settings, request: pytest.FixtureRequest) -> Iterato
         }
     }
     forget_all()
-    seatview.forget_all()
+    snapshots.forget_all()
     yield
     forget_all()
-    seatview.forget_all()
+    snapshots.forget_all()

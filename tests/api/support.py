@@ -193,11 +193,11 @@ def play_until(code: str, seats: dict[int, Api], phase: str) -> None:
 def _validator(schema_name: str) -> Any:
     from openapi_schema_validator import OAS31Validator
 
-    from api.openapi import document
+    from api.views import api
 
     schema = {
         "$ref": f"#/components/schemas/{schema_name}",
-        "components": document()["components"],
+        "components": api.document()["components"],
     }
     return OAS31Validator(schema)
 

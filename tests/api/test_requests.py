@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from api.http import MAX_BODY_BYTES
+from api.plumbing import MAX_BODY_BYTES
+from games import engine
+from games.families.registry import playable_rulesets
 from games.models import Game, GameAction
 from tests.api.support import Api, game, open_table, program
 
@@ -127,10 +129,20 @@ def test_options_the_game_does_not_have_are_a_bad_setup(bot: Api) -> None:
     assert not Game.objects.exists()
 
 
-def test_seat_count_outside_the_games_range_is_a_bad_setup(bot: Api) -> None:
-    answer = bot.post("tables", {"ruleset": "partisans", "seats": 4})
-    assert answer.status == 400
-    assert answer.code == "bad_setup"
+def test_seat_count_outside_the_games_range_is_refused(bot: Api) -> None:
+    """The body's bounds are those of every installed game together: a count no
+    game takes is out of range; one another game takes is this game's bad setup."""
+    codes = playable_rulesets()
+    low = min(engine.get_ruleset(code).min_players for code in codes)
+    high = max(engine.get_ruleset(code).max_players for code in codes)
+    for code in codes:
+        ruleset = engine.get_ruleset(code)
+        for seats in (ruleset.min_players - 1, ruleset.max_players + 1):
+            answer = bot.post("tables", {"ruleset": code, "seats": seats})
+            assert answer.status == 400
+            expected = "bad_setup" if low <= seats <= high else "out_of_range"
+            assert answer.code == expected, (code, seats)
+    assert not Game.objects.exists()
 
 
 @pytest.mark.parametrize(

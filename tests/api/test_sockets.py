@@ -4,6 +4,7 @@ as what it must."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import AsyncIterator
 from typing import Any
@@ -305,18 +306,23 @@ async def test_html_mode_is_unchanged_for_a_token_socket() -> None:
 
 @sync_to_async
 def _pushed_and_selected(code: str, users: list[Any]) -> list[tuple[Any, Any]]:
-    from api.socket import view_message
+    """What the JSON socket pushes each user (its frame, from the snapshot every
+    socket of the process shares) beside what ``table_context`` reads afresh."""
+    from games import snapshots
+    from games.consumers import JsonSeatConsumer
     from games.models import Game
-    from games.selectors import table_context
+    from games.selectors import snapshot_seat_view, table_context
 
     game_row = Game.objects.get(code=code)
+    push = (game_row.version, game_row.status)
+    snapshot = snapshots.for_push(game_row.pk, code, push)
+    assert snapshot is not None
     pairs = []
     for user in users:
-        pushed = view_message(
-            game_row.pk, code, user, (game_row.version, game_row.status)
-        )
+        seat = snapshot_seat_view(snapshot, user)
+        frame = JsonSeatConsumer().seat_frame(seat, on_loop=True)
         selected = table_context(game_row, user, with_chat=False)
-        pairs.append((pushed, selected))
+        pairs.append((json.loads(frame), selected))
     return pairs
 
 

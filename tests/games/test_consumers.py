@@ -10,10 +10,11 @@ import random
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import transaction
 from django.test import Client
 
 from config.asgi import application
-from games import engine, services
+from games import engine, hooks, push, services
 from games.engine import oracle
 from games.models import Game
 from games.state import load_state
@@ -234,3 +235,117 @@ async def test_a_dropped_connection_loses_nothing() -> None:
     assert f'data-version="{game.version}"' in snapshot
     await socket.disconnect()
     await asyncio.sleep(0)
+
+
+# --- One address, two sockets ---------------------------------------------------------
+
+
+async def connect_json(user, code: str) -> WebsocketCommunicator:
+    """A page's session opening the JSON socket (as a program may, with a cookie)."""
+    cookie = await sync_to_async(_session_cookie)(user)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/table/{code}/?format=json",
+        headers=[
+            (b"origin", b"http://127.0.0.1"),
+            (b"cookie", f"sessionid={cookie}".encode()),
+        ],
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def test_the_query_picks_the_socket_and_both_show_the_same_seat() -> None:
+    game = await sync_to_async(start_table)("partisans", 5, {"scout": True})
+    users = await sync_to_async(seated_users)(game)
+    state = await sync_to_async(load_state)(game)
+    words = secret_words("partisans")
+    for position, user in users.items():
+        html = await connect(user, game.code)
+        page = await html.receive_from(timeout=TIMEOUT)
+        program = await connect_json(user, game.code)
+        seat = await program.receive_json_from(timeout=TIMEOUT)
+        assert page.lstrip().startswith("<") and 'id="table-live"' in page
+        assert seat["type"] == "view" and seat["seat"] == position
+        assert seat["view"] == engine.view(state, position)
+        assert f'data-seat="{position}" data-side="{seat["view"]["me"]["side"]}"' in (
+            page
+        )
+        assert not oracle.find_leaks(state, position, page, words)
+        assert not oracle.find_leaks(state, position, seat)
+        await html.disconnect()
+        await program.disconnect()
+
+
+async def test_a_move_from_either_socket_reaches_both() -> None:
+    game = await sync_to_async(start_table)("werewolves", 5)
+    users = await sync_to_async(seated_users)(game)
+    leader = engine.view(await sync_to_async(load_state)(game), None)["leader"]
+    page = await connect(users[leader], game.code)
+    program = await connect_json(users[(leader + 1) % 5], game.code)
+    await page.receive_from(timeout=TIMEOUT)
+    await program.receive_json_from(timeout=TIMEOUT)
+    await page.send_json_to({"action": "propose", "team": ["0", "1"], "turn": "0"})
+    assert 'data-version="1"' in await page.receive_from(timeout=TIMEOUT)
+    pushed = await program.receive_json_from(timeout=TIMEOUT)
+    assert (pushed["version"], pushed["view"]["phase"]) == (1, "vote")
+    await program.send_json_to(
+        {"type": "act", "action": {"type": "vote", "approve": True}, "turn": 1}
+    )
+    replies = [await program.receive_json_from(timeout=TIMEOUT) for _ in range(2)]
+    assert {"type": "acted", "version": 2, "turn": 1} in replies
+    assert 'data-version="2"' in await page.receive_from(timeout=TIMEOUT)
+    await page.disconnect()
+    await program.disconnect()
+
+
+async def test_frames_that_are_not_json_are_answered_on_both_sockets() -> None:
+    game = await sync_to_async(start_table)("partisans", 5)
+    users = await sync_to_async(seated_users)(game)
+    page = await connect(users[0], game.code)
+    program = await connect_json(users[1], game.code)
+    await page.receive_from(timeout=TIMEOUT)
+    await program.receive_json_from(timeout=TIMEOUT)
+    for frame in ("{not json", '{"a": 1, "a": 2}', '{"turn": NaN}'):
+        await page.send_to(text_data=frame)
+        assert 'id="table-error"' in await page.receive_from(timeout=TIMEOUT)
+        await program.send_to(text_data=frame)
+        error = await program.receive_json_from(timeout=TIMEOUT)
+        assert (error["type"], error["code"]) == ("error", "invalid_json")
+    assert await drain(page) == []
+    assert await drain(program) == []
+    await page.disconnect()
+    await program.disconnect()
+
+
+async def test_losing_access_closes_both_sockets() -> None:
+    """A club removing a member (``access_changed``): every socket of a viewer who
+    may no longer reach the table is closed with 4404, the others stay open."""
+    game = await sync_to_async(start_table)("partisans", 5)
+    users = await sync_to_async(seated_users)(game)
+    outsider = users[2]
+    page = await connect(outsider, game.code)
+    program = await connect_json(outsider, game.code)
+    other = await connect(users[3], game.code)
+    for socket in (page, program, other):
+        await socket.receive_from(timeout=TIMEOUT)
+
+    def shut_out(table: Game, user: object) -> hooks.Access | None:
+        return hooks.Access.NONE if user == outsider else None
+
+    hooks.table_rules.append(shut_out)
+    try:
+        await sync_to_async(_access_changed)(game)
+        for socket in (page, program):
+            closed = await socket.receive_output(timeout=TIMEOUT)
+            assert closed == {"type": "websocket.close", "code": 4404}
+        assert await drain(other) == []
+    finally:
+        hooks.table_rules.remove(shut_out)
+    await other.disconnect()
+
+
+def _access_changed(game: Game) -> None:
+    with transaction.atomic():
+        push.access_changed_on_commit(game)

@@ -17,6 +17,7 @@ from games.families.resistance import (
     presenters,
     projection,
     review,
+    schemas,
     sentences,
     stats,
 )
@@ -34,6 +35,7 @@ class ResistanceFamily(Family):
     )
     review_template = "resistance/review.html"
     rules_template = "resistance/rules.html"
+    view_schema, move_schema = schemas.ResistanceView, schemas.ResistanceMove
 
     def words(self, ruleset: str) -> Words:
         return WORDS[ruleset]

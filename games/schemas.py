@@ -1,0 +1,228 @@
+"""The JSON shapes of a table, a seat's view and the table socket's messages, as
+pydantic models: one source for checking what programs send, for what they are
+sent, and for the API's OpenAPI document.
+
+A game's own shapes come from its family (``Family.view_schema`` and
+``Family.move_schema``, see ``games.families.registry``). :func:`shapes` joins those
+of every installed family: the view union is discriminated on ``"ruleset"``, and a
+move is checked against the schema of the family whose table it is sent to
+(:func:`games.requests.move_of`), so a new family's schemas reach the API, the JSON
+socket and the document with no edit here or in ``api``.
+
+``Request`` models are strict (no unknown field, no ``"5"`` for 5, no ``true`` for
+1); ``Answer`` models describe exactly what is sent (no key beyond the listed ones).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Annotated, Any, Literal, NotRequired, Union
+
+from django.apps import apps
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    RootModel,
+    with_config,
+)
+from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict
+
+from games import models
+from games.families.registry import Family, family_of, playable_rulesets
+from games.models import CHAT_MAX_LENGTH, Game
+
+
+class Answer(BaseModel):
+    """What the site sends: every key listed, none beyond."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Request(BaseModel):
+    """What a program sends: checked strictly, unknown fields refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+CHANNEL_PATTERN = "^[a-z_]{1,16}$"
+Channel = Annotated[
+    str,
+    Field(
+        pattern=CHANNEL_PATTERN,
+        description="A chat channel: `table`, or a side's private channel named by "
+        "your view's `me.channels`.",
+    ),
+]
+OptionValue = bool | int | str
+DateTime = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+Count = Annotated[int, Field(ge=0)]
+Status = Literal[tuple(Game.Status.values)]  # type: ignore[valid-type]
+MAX_TURN = 1_000_000
+Turn = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=MAX_TURN,
+        description="The `turn` of the view you decided on. A move on a decision "
+        "that has passed is refused with `table_moved_on`.",
+    ),
+]
+
+
+class User(Answer):
+    username: str
+    name: str
+
+
+class Player(Answer):
+    """A seat as everyone may see it: who sits there, nothing about their role."""
+
+    position: int | None = Field(
+        description="The seat, dealt at the start; null before."
+    )
+    username: str
+    name: str = Field(description="The display name.")
+    host: bool
+
+
+class ChatMessage(Answer):
+    id: int = Field(ge=1)
+    channel: Channel
+    author: User
+    text: str
+    created_at: DateTime
+
+
+class SocketChatMessage(Answer):
+    """A new message in a channel you may read."""
+
+    type: Literal["chat"]
+    message: ChatMessage
+
+
+class SocketActed(Answer):
+    """Your move over the socket was applied at `version`."""
+
+    type: Literal["acted"]
+    version: int = Field(ge=1)
+    turn: Count
+
+
+@with_config(ConfigDict(extra="forbid"))
+class SocketError(TypedDict):
+    """Your message was refused; a fresh view follows a refused move."""
+
+    type: Literal["error"]
+    code: Annotated[str, Field(description="A stable code: see `ErrorCode`.")]
+    message: Annotated[str, Field(description="For people, in your language.")]
+    field: NotRequired[
+        Annotated[str, Field(description="The field at fault, e.g. `action.team[1]`.")]
+    ]
+
+
+class SocketChat(Request):
+    """Write to the table's chat over the socket."""
+
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=CHAT_MAX_LENGTH)
+    channel: Channel = models.ChatMessage.Channel.TABLE
+
+
+def _is_object(value: Any) -> Any:
+    """A move is checked against its table's family (``games.requests.move_of``);
+    here only that it is an object, with the field-level refusal programs know."""
+    if not isinstance(value, dict):
+        raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
+    return value
+
+
+def _one_of(choices: list[type[BaseModel]], discriminator: str | None) -> Any:
+    """The union of ``choices``, discriminated on ``discriminator`` if given (even a
+    single model, so the document maps each value to its schema)."""
+    union = Union[tuple(choices)]  # noqa: UP007 - a union built at run time
+    if discriminator is None:
+        return union
+    return Annotated[union, Field(discriminator=discriminator)]
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """The shapes that depend on which families are installed."""
+
+    families: tuple[Family, ...]
+    View: type[RootModel[Any]]
+    Action: type[RootModel[Any]]
+    action_field: Any
+    """The type of a move's field in a request: documented as ``Action``, checked
+    as an object here and against the table's family by ``games.requests``."""
+    ViewEnvelope: type[BaseModel]
+    SocketView: type[BaseModel]
+    SocketAct: type[BaseModel]
+    SocketMessage: type[RootModel[Any]]
+
+
+@cache
+def shapes() -> Shapes:
+    """Built once, when the families' apps are ready (each registers its family in
+    its ``ready()``)."""
+    apps.check_apps_ready()
+    families = tuple(dict.fromkeys(family_of(code) for code in playable_rulesets()))
+    views = [family.view_schema for family in families]
+    moves = [family.move_schema for family in families]
+
+    class View(RootModel[_one_of(views, "ruleset")]):  # type: ignore[misc]
+        """`engine.view(state, seat)`: everything your seat may know and nothing
+        else, in the shape of the table's game (discriminated on `ruleset`)."""
+
+    class Action(RootModel[_one_of(moves, None)]):  # type: ignore[misc]
+        """A move, in the shape of the table's game (see its `type`s)."""
+
+    action_field = Annotated[
+        Action, PlainValidator(_is_object, json_schema_input_type=Action)
+    ]
+
+    class ViewEnvelope(Answer):
+        """A seat's view of the table with the table's counters."""
+
+        code: str
+        status: Status  # type: ignore[valid-type]
+        version: Count = Field(description="Bumped by every move.")
+        turn: Count = Field(
+            description="The version at which the current decision began."
+        )
+        seat: int | None = Field(
+            description="Your seat; null for a spectator, and for everyone before "
+            "the start (seats are dealt when the game starts)."
+        )
+        players: list[Player]
+        view: View | None = Field(description="null until the game starts.")  # type: ignore[valid-type]
+
+    class SocketView(ViewEnvelope):
+        """Pushed on connect and after every change of the table."""
+
+        type: Literal["view"]
+
+    class SocketAct(Request):
+        """Act over the socket: the same move as POST .../actions."""
+
+        type: Literal["act"]
+        action: action_field  # type: ignore[valid-type]
+        turn: Turn
+
+    class SocketMessage(RootModel[_one_of([SocketAct, SocketChat], "type")]):  # type: ignore[misc]
+        """What a program may send over a table's socket."""
+
+    return Shapes(
+        families=families,
+        View=View,
+        Action=Action,
+        action_field=action_field,
+        ViewEnvelope=ViewEnvelope,
+        SocketView=SocketView,
+        SocketAct=SocketAct,
+        SocketMessage=SocketMessage,
+    )
