@@ -41,7 +41,12 @@ def _one(fields: Any, name: str) -> str:
 
 
 def _int(text: str) -> int:
-    if not text.isdigit() or len(text) > 3:
+    """A small whole number in ASCII digits only. ``str.isdigit`` also accepts "²"
+    and "①" (which ``int`` then refuses) and other scripts' digits such as "٣"
+    (which ``int`` reads as 3): our own pages always send ASCII digits, so anything
+    else is a forged or garbled field, refused before the engine sees it, whatever
+    language the interface speaks."""
+    if not (1 <= len(text) <= 3 and text.isascii() and text.isdigit()):
         raise errors.BadAction
     return int(text)
 
