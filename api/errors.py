@@ -108,6 +108,50 @@ class InvalidChoice(ApiError):
     message = _("“%(field)s” must be one of: %(choices)s.")
 
 
+class BadRequest(ApiError):
+    code = "bad_request"
+    message = _("The request could not be understood. Nothing was changed.")
+
+
+class ForbiddenCharacter(ApiError):
+    code = "forbidden_character"
+    message = _(
+        "The request contains a NUL character (U+0000), which no address, field or "
+        "message may hold. Nothing was changed."
+    )
+
+
+class RateLimited(ApiError):
+    code = "rate_limited"
+    status = 429
+    message = _("Too many messages at once: slow down, then send it again.")
+
+
+class BinaryFrame(ApiError):
+    code = "binary_frame"
+    message = _("Send JSON text frames only; a binary frame is not read.")
+
+
+class TooDeep(ApiError):
+    code = "too_deep"
+    message = _("The message is nested too deeply (at most %(limit)d levels).")
+
+
+class ServerError(ApiError):
+    code = "server_error"
+    status = 500
+    message = _("Something broke on our side. Please try again in a moment.")
+
+
+class Unavailable(ApiError):
+    code = "unavailable"
+    status = 503
+    message = _(
+        "The site is temporarily unavailable. Nothing was changed; please try again "
+        "in a moment."
+    )
+
+
 API_ERRORS: tuple[type[ApiError], ...] = (
     TokenMissing,
     TokenInvalid,
@@ -123,4 +167,11 @@ API_ERRORS: tuple[type[ApiError], ...] = (
     WrongType,
     OutOfRange,
     InvalidChoice,
+    BadRequest,
+    ForbiddenCharacter,
+    RateLimited,
+    BinaryFrame,
+    TooDeep,
+    ServerError,
+    Unavailable,
 )
