@@ -59,11 +59,16 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session: a NUL in a cookie must not reach the database either.
+    "config.middleware.RefuseNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Reads the session and the user first, on a live connection; a lost cache or
+    # database answers 503 (see config.middleware).
+    "config.middleware.UnavailableMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -95,6 +100,10 @@ DATABASES = {
     "default": dj_database_url.parse(
         env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=int(env("DATABASE_CONN_MAX_AGE", "0")),
+        # A connection the server has cut (a restart, a failover, a proxy's idle
+        # kill) is found out before a request gets it: the pool checks each one it
+        # hands out, and without the pool Django checks persistent connections.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -122,14 +131,60 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 
+# channels-redis reads each channel with a blocking Redis command that waits this many
+# seconds (its class attribute ``brpop_timeout``) and then loops. The socket timeout
+# must be well above it: redis-py 8 lowered its default socket timeout to 5 s, equal
+# to the blocking read, and then every idle socket's read timed out and closed its
+# WebSocket with 1011. A test holds idle sockets open past these timeouts on Redis.
+CHANNEL_LAYER_BLOCKING_READ = 5
+CHANNEL_LAYER_SOCKET_TIMEOUT = 10
+CHANNEL_LAYER_CONNECT_TIMEOUT = 2
+# The cache (log-in throttle, sign-up/reset/chat limits) asks small questions: if
+# Redis does not answer within these, the request answers 503 at once instead of
+# hanging (see config.middleware.UnavailableMiddleware).
+CACHE_SOCKET_TIMEOUT = float(env("CACHE_SOCKET_TIMEOUT", "0.5"))
+CACHE_CONNECT_TIMEOUT = float(env("CACHE_CONNECT_TIMEOUT", "0.5"))
+
+
+def redis_channel_layer(url: str) -> dict[str, object]:
+    """channels-redis with every timeout named rather than inherited from redis-py's
+    defaults, which change between its major versions."""
+    return {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": url,
+                    "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT,
+                    "socket_connect_timeout": CHANNEL_LAYER_CONNECT_TIMEOUT,
+                    "socket_keepalive": True,
+                    "health_check_interval": 30,
+                }
+            ],
+            "capacity": 1500,
+            "expiry": 30,
+        },
+    }
+
+
+def redis_cache(url: str) -> dict[str, object]:
+    """Django's Redis cache with short timeouts and no retries (redis-py's pool
+    retries nothing unless told to): a missing Redis costs a request half a second,
+    not five."""
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "podpolye",
+        "OPTIONS": {
+            "socket_timeout": CACHE_SOCKET_TIMEOUT,
+            "socket_connect_timeout": CACHE_CONNECT_TIMEOUT,
+        },
+    }
+
+
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -161,11 +216,7 @@ LOGIN_THROTTLE_ADDRESS_FAILURES = int(env("LOGIN_THROTTLE_ADDRESS_FAILURES", "20
 
 CACHES = {
     "default": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "podpolye",
-        }
+        redis_cache(REDIS_URL)
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
