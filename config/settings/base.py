@@ -214,6 +214,14 @@ LOGIN_THROTTLE_WINDOW = int(env("LOGIN_THROTTLE_WINDOW", "900"))
 # Per client address the allowance is larger: a table's players often share one address.
 LOGIN_THROTTLE_ADDRESS_FAILURES = int(env("LOGIN_THROTTLE_ADDRESS_FAILURES", "20"))
 
+# Frames a WebSocket may send (config.consumers): per socket, a token bucket of this
+# many a second with bursts of this many; per user over all their sockets, this many
+# per window. Far above any person's or a fair bot's pace, far below a flood's.
+WEBSOCKET_FRAME_RATE = float(env("WEBSOCKET_FRAME_RATE", "20"))
+WEBSOCKET_FRAME_BURST = float(env("WEBSOCKET_FRAME_BURST", "60"))
+WEBSOCKET_USER_FRAMES = int(env("WEBSOCKET_USER_FRAMES", "600"))
+WEBSOCKET_USER_WINDOW = int(env("WEBSOCKET_USER_WINDOW", "10"))
+
 CACHES = {
     "default": (
         redis_cache(REDIS_URL)

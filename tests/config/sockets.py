@@ -19,11 +19,15 @@ def _session_cookie(user: User) -> str:
 
 
 async def browser_socket(
-    user: User, path: str
+    user: User, path: str, *, language: str = "en"
 ) -> tuple[WebsocketCommunicator, bool, int | None]:
-    """A socket opened by ``user``'s logged-in browser."""
+    """A socket opened by ``user``'s logged-in browser (asking for ``language``)."""
     cookie = await sync_to_async(_session_cookie)(user)
-    headers = [*BROWSER, (b"cookie", f"sessionid={cookie}".encode())]
+    headers = [
+        *BROWSER,
+        (b"cookie", f"sessionid={cookie}".encode()),
+        (b"accept-language", language.encode()),
+    ]
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, close_code = await communicator.connect(timeout=5)
     return communicator, connected, close_code
