@@ -207,12 +207,28 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Repeated wrong passwords: this many failures per user name or per address within the
-# window lock further attempts out until the window has passed.
+# Wrong passwords, at every door that takes one (accounts.throttle has the policy):
+# this many failures per account, and per client address, are judged at once; after
+# that one attempt per delay, the delay doubling with each failure up to its cap.
+# Failures are forgotten this many seconds after the first; a success or a completed
+# password reset clears an account's.
 LOGIN_THROTTLE_FAILURES = int(env("LOGIN_THROTTLE_FAILURES", "5"))
-LOGIN_THROTTLE_WINDOW = int(env("LOGIN_THROTTLE_WINDOW", "900"))
-# Per client address the allowance is larger: a table's players often share one address.
+LOGIN_THROTTLE_DELAY = float(env("LOGIN_THROTTLE_DELAY", "30"))
+LOGIN_THROTTLE_MAX_DELAY = float(env("LOGIN_THROTTLE_MAX_DELAY", "900"))
+LOGIN_THROTTLE_WINDOW = int(env("LOGIN_THROTTLE_WINDOW", "3600"))
+# Per client address the allowance is larger and the delay short: a table's players
+# often share one Wi-Fi address, which is slowed down, never locked out.
 LOGIN_THROTTLE_ADDRESS_FAILURES = int(env("LOGIN_THROTTLE_ADDRESS_FAILURES", "20"))
+LOGIN_THROTTLE_ADDRESS_DELAY = float(env("LOGIN_THROTTLE_ADDRESS_DELAY", "2"))
+LOGIN_THROTTLE_ADDRESS_MAX_DELAY = float(env("LOGIN_THROTTLE_ADDRESS_MAX_DELAY", "60"))
+LOGIN_THROTTLE_ADDRESS_WINDOW = int(env("LOGIN_THROTTLE_ADDRESS_WINDOW", "900"))
+# New accounts per client address, and password-reset letters per e-mail address
+# and per client address, within their windows (accounts.limits).
+SIGNUP_LIMIT = int(env("SIGNUP_LIMIT", "10"))
+SIGNUP_WINDOW = int(env("SIGNUP_WINDOW", "3600"))
+PASSWORD_RESET_EMAIL_LIMIT = int(env("PASSWORD_RESET_EMAIL_LIMIT", "3"))
+PASSWORD_RESET_ADDRESS_LIMIT = int(env("PASSWORD_RESET_ADDRESS_LIMIT", "10"))
+PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
 
 # Frames a WebSocket may send (config.consumers): per socket, a token bucket of this
 # many a second with bursts of this many; per user over all their sockets, this many

@@ -17,9 +17,9 @@ from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from django.db import connections
 
+from tests.config.sockets import browser_socket
 from tests.conftest import uses_redis
 from tests.factories import UserFactory
-from tests.config.sockets import browser_socket
 
 
 def test_the_layer_names_its_timeouts_above_the_blocking_read() -> None:
@@ -28,7 +28,7 @@ def test_the_layer_names_its_timeouts_above_the_blocking_read() -> None:
 
     layer = redis_channel_layer("redis://127.0.0.1:6379/0")
     (host,) = layer["CONFIG"]["hosts"]
-    assert settings.CHANNEL_LAYER_BLOCKING_READ == RedisChannelLayer.brpop_timeout
+    assert RedisChannelLayer.brpop_timeout == settings.CHANNEL_LAYER_BLOCKING_READ
     assert host["socket_timeout"] >= 2 * RedisChannelLayer.brpop_timeout
     assert 0 < host["socket_connect_timeout"] <= 5
 

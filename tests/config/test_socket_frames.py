@@ -106,7 +106,9 @@ async def test_a_nul_in_the_sockets_address_is_refused() -> None:
 async def test_the_program_socket_answers_in_json() -> None:
     code, players = await sync_to_async(open_table)("partisans", 5, {"chat": True})
     seats = await sync_to_async(by_seat)(code, players)
-    communicator, connected, _ = await open_socket(seats[0], code)
+    communicator, connected, _ = await open_socket(
+        seats[0], code, headers=[(b"accept-language", b"en")]
+    )
     assert connected
     assert (await next_message(communicator))["type"] == "view"
     for frame, expected in (

@@ -53,6 +53,7 @@ class Probe(AuthenticatedConsumer):
     """Counts the frames that get past the base, and answers each."""
 
     json_mode = True
+    language = "en"
     seen: list[Any] = []
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -107,7 +108,9 @@ async def test_a_socket_gets_its_burst_then_its_rate(
 
 
 async def test_a_client_that_keeps_flooding_is_closed(
-    settings: Settings, advance: Callable[[float], None], monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
+    advance: Callable[[float], None],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     settings.WEBSOCKET_FRAME_BURST = 3
     monkeypatch.setattr(consumers, "FLOOD_CLOSE_AFTER", 10)
