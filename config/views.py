@@ -42,7 +42,12 @@ async def _channel_layer_ok() -> bool:
     if layer is None:
         return False
     try:
-        channel = await layer.new_channel("healthz.")
+        # The layer's default prefix, as every consumer's: channels-redis serves
+        # all of a process's channels through one blocking read on one Redis key
+        # per prefix, held by whichever receiver got there first; a channel of
+        # another prefix waits behind that read and timed out whenever a socket
+        # was open, so /healthz said "unreachable" on every busy server.
+        channel = await layer.new_channel()
         token = uuid.uuid4().hex
         await layer.send(channel, {"type": "healthz.ping", "token": token})
         message = await asyncio.wait_for(layer.receive(channel), timeout=2)
