@@ -10,14 +10,21 @@ from games.models import Game
 from games.state import load_state
 
 
-def fingerprint(game: Game) -> tuple[Any, ...]:
-    """Version, turn, status, the whole action log and the chat, read afresh."""
+def fingerprint(game: Game, *, chat: bool = True) -> tuple[Any, ...]:
+    """Version, turn, status, the whole action log and (unless ``chat`` is False,
+    for fuzzing that may post a fair message) the chat, read afresh."""
     fresh = Game.objects.get(pk=game.pk)
     actions = list(
         fresh.actions.order_by("number").values_list("number", "position", "payload")
     )
-    chat = list(fresh.chat.order_by("pk").values_list("pk", "text"))
-    return (fresh.version, fresh.turn, fresh.status, actions, chat)
+    lines = list(fresh.chat.order_by("pk").values_list("pk", "text")) if chat else []
+    return (fresh.version, fresh.turn, fresh.status, actions, lines)
+
+
+def bystander(game: Game) -> int:
+    """A seat the table is not waiting for: every move it sends must be refused."""
+    waiting = set(awaited_seats(game))
+    return next(seat for seat in range(game.seat_count) if seat not in waiting)
 
 
 def awaited_seats(game: Game) -> list[int]:
