@@ -43,4 +43,3 @@ async def test_healthy_with_sockets_open() -> None:
         assert response.json()["channel_layer"] == "ok"
     for communicator in sockets:
         await communicator.disconnect()
-

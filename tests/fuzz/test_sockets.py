@@ -114,4 +114,3 @@ def test_the_page_socket(
     for html in async_to_sync(scenario)():
         assert "Something broke on our side" not in html
     assert fingerprint(game, chat=False) == before
-
