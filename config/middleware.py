@@ -121,11 +121,33 @@ def _cache_unreachable(exc: BaseException) -> bool:
     return isinstance(exc, redis_errors.ConnectionError | redis_errors.TimeoutError)
 
 
+# SQLSTATE classes and codes that mean the connection, not the query, failed:
+# 08 connection exceptions; 57P01-03 the server shutting down or not yet up (what
+# pg_terminate_backend, a restart or a failover send).
+_CONNECTION_STATES = ("08", "57P01", "57P02", "57P03")
+
+
 def _database_unreachable(exc: BaseException) -> bool:
     """A connection error, as opposed to an error in the query itself (a deadlock,
-    a constraint): the connection no longer answers."""
+    a constraint): judged from the driver's error, since by the time a view's
+    exception arrives here a transaction's exit may already have replaced the
+    broken connection."""
     if not isinstance(exc, OperationalError | InterfaceError):
         return False
+    if isinstance(exc, InterfaceError):
+        return True
+    cause = exc.__cause__
+    state = getattr(cause, "sqlstate", None)
+    if state is not None:
+        return str(state).startswith(_CONNECTION_STATES)
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - SQLite-only installs
+        psycopg = None  # type: ignore[assignment]
+    if psycopg is not None and isinstance(cause, psycopg.OperationalError):
+        # psycopg's own connection failures ("server closed the connection",
+        # "consuming input failed") carry no SQLSTATE.
+        return True
     if connection.connection is None:
         return True
     try:

@@ -105,3 +105,14 @@ def test_a_view_that_may_have_written_is_not_repeated(
     assert response.status_code == 503
     assert "Temporarily unavailable" in response.content.decode()
     assert failing_views == ["POST"]
+
+
+def test_a_connection_cut_inside_a_transaction_is_503(
+    client: Client, failing_views: list[str]
+) -> None:
+    """As a move's: the transaction is lost (nothing was written) and the program
+    is told to try again, in the API's envelope."""
+    response = client.post("/api/v1/test-cut-in-transaction")
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "unavailable"
+    assert failing_views == ["POST"]

@@ -34,8 +34,23 @@ def cut_then_read(request: HttpRequest) -> HttpResponse:
     return HttpResponse(str(User.objects.count()))
 
 
+def cut_in_a_transaction(request: HttpRequest) -> HttpResponse:
+    """Its connection is cut in the middle of a transaction, as a move's can be."""
+    from django.db import transaction
+
+    from accounts.models import User
+    from tests.config.pg import cut_connections
+
+    CALLS.append(request.method or "")
+    with transaction.atomic():
+        User.objects.select_for_update().first()
+        cut_connections()
+        return HttpResponse(str(User.objects.count()))
+
+
 urlpatterns = [
     path("test-cut/", cut_then_read),
+    path("api/v1/test-cut-in-transaction", cut_in_a_transaction),
     path("api/v1/test-crash", crash),
     path("api/v1/test-suspicious", suspicious),
     path("test-crash/", crash),
