@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.txt constraints.txt | cksum
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup lint pytest messages bench bench-engine bench-live bench-history clean
+.PHONY: run test setup lint pytest messages bench bench-engine bench-live bench-history bench-chaos clean
 
 run: setup
 	$(BIN)/python manage.py migrate --noinput
@@ -57,6 +57,12 @@ bench-live: setup
 
 bench-history: setup
 	$(BIN)/python -m bench.history
+
+# Not part of `make bench`: a reliability run on PostgreSQL (DATABASE_URL) with its
+# own private redis-server; MINUTES=30 for the soak.
+MINUTES ?= 10
+bench-chaos: setup
+	$(BIN)/python -m bench.chaos --minutes $(MINUTES)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis test-db.sqlite3*
