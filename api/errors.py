@@ -147,8 +147,8 @@ class Unavailable(ApiError):
     code = "unavailable"
     status = 503
     message = _(
-        "The site is temporarily unavailable. Nothing was changed; please try again "
-        "in a moment."
+        "The site is temporarily unavailable; please try again in a moment. If you "
+        "sent a move, read the table's view first: it may have been applied."
     )
 
 

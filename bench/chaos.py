@@ -209,6 +209,7 @@ class Sent:
     turn: int
     outcome: str  # accepted, refused:<code>, uncertain
     version: int | None = None
+    status: int = 0
 
 
 @dataclass
@@ -386,6 +387,7 @@ class Program:
             {"action": action, "turn": seen["turn"]},
             failover=False,
         )
+        sent.status = status
         if status == 0:
             self.home = (self.home + 1) % len(self.clients)
         if status == 200:
@@ -539,19 +541,20 @@ def check_logs(tally: Tally) -> tuple[list[str], dict[str, int]]:
         else:
             explained[sent.code].add(sent.version or -1)
             figures["accepted_in_log"] += 1
-    uncertain: Counter[tuple[str, int, str]] = Counter(
-        (s.code, s.seat, json.dumps(s.action, sort_keys=True))
-        for s in tally.sent
-        if s.outcome == "uncertain"
-    )
+    uncertain: dict[tuple[str, int, str], list[Sent]] = {}
+    for s in tally.sent:
+        if s.outcome == "uncertain":
+            key = (s.code, s.seat, json.dumps(s.action, sort_keys=True))
+            uncertain.setdefault(key, []).append(s)
     for code, entries in logs.items():
         for number, (position, payload) in sorted(entries.items()):
             if number in explained[code]:
                 continue
             key = (code, position, json.dumps(payload, sort_keys=True))
-            if uncertain[key] > 0:
-                uncertain[key] -= 1
+            if uncertain.get(key):
+                applied = uncertain[key].pop(0)
                 figures["uncertain_applied"] += 1
+                figures[f"uncertain_applied_http_{applied.status}"] += 1
             else:
                 mine = [
                     (s.seat, s.action, s.outcome, s.turn)
@@ -683,7 +686,13 @@ async def run(args: argparse.Namespace, keys: list[str], cluster: Any) -> int:
     print(
         f"accepted_in_log: {figures.get('accepted_in_log', 0)} of "
         f"{sum(s.outcome == 'accepted' for s in tally.sent)}; "
-        f"uncertain_applied: {figures.get('uncertain_applied', 0)}; "
+        f"uncertain_applied: {figures.get('uncertain_applied', 0)} ("
+        + ", ".join(
+            f"HTTP {name.rsplit('_', 1)[1]}: {count}"
+            for name, count in sorted(figures.items())
+            if name.startswith("uncertain_applied_http_")
+        )
+        + "); "
         f"log_entries: {figures.get('log_entries', 0)}"
     )
     print(f"socket_reconnects: {tally.reconnects}; drops: {dict(tally.drops)}")
