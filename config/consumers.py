@@ -60,8 +60,10 @@ FLOOD_CLOSE_AFTER = 200
 _NUL = "\x00"
 _JSON_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
 
-# The clock the buckets fill by; tests replace it to stop time.
+# The clocks the buckets fill by and the users' windows are counted by; tests
+# replace them to stop time.
 clock: Callable[[], float] = time.monotonic
+wall_clock: Callable[[], float] = time.time
 
 
 @dataclass
@@ -135,7 +137,7 @@ def _user_frame_allowed(user_id: int) -> bool:
     windows; ``add`` then ``incr``, both atomic in Redis). A cache that cannot be
     reached allows the frame: the per-socket bucket still holds."""
     window = settings.WEBSOCKET_USER_WINDOW
-    key = f"ws-frames:{user_id}:{int(time.time() // window)}"
+    key = f"ws-frames:{user_id}:{int(wall_clock() // window)}"
     try:
         cache.add(key, 0, timeout=window * 2)
         try:

@@ -39,9 +39,11 @@ async def _close_database_thread() -> AsyncIterator[None]:
 
 @pytest.fixture
 def advance(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
-    """Stop the buckets' clock; the returned function moves it on."""
+    """Stop the buckets' and the users' clocks; the returned function moves them
+    on (a user's window can no longer end halfway through a test)."""
     now = [1_000.0]
     monkeypatch.setattr(consumers, "clock", lambda: now[0])
+    monkeypatch.setattr(consumers, "wall_clock", lambda: 1_800_000_000.0 + now[0])
 
     def forward(seconds: float) -> None:
         now[0] += seconds
