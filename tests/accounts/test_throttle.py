@@ -170,4 +170,6 @@ def test_simultaneous_guesses_get_only_the_free_tries(
     for thread in threads:
         thread.join(timeout=30)
     assert len(judged) == 5
-    assert len(refused) == attempts - 5
+    # Every other attempt was refused without its password being looked at (the
+    # last judged failure is refused too: it brings the wait about).
+    assert len(set(refused) - set(judged)) == attempts - 5
