@@ -6,11 +6,11 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt constraints.txt | cksum | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup lint pytest messages bench bench-engine bench-live bench-history clean
+.PHONY: run test setup lint pytest messages bench bench-engine bench-live bench-history bench-chaos clean
 
 run: setup
 	$(BIN)/python manage.py migrate --noinput
@@ -22,10 +22,11 @@ test: setup lint pytest
 
 setup: $(STAMP)
 
-$(STAMP): requirements.txt
+# constraints.txt pins every transitive dependency too (see its header).
+$(STAMP): requirements.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet -r requirements.txt -c constraints.txt
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -56,6 +57,12 @@ bench-live: setup
 
 bench-history: setup
 	$(BIN)/python -m bench.history
+
+# Not part of `make bench`: a reliability run on PostgreSQL (DATABASE_URL) with its
+# own private redis-server; MINUTES=30 for the soak.
+MINUTES ?= 10
+bench-chaos: setup
+	$(BIN)/python -m bench.chaos --minutes $(MINUTES)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis test-db.sqlite3*

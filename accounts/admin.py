@@ -7,8 +7,11 @@ from django.contrib.auth import admin as auth_admin
 from django.contrib.auth import forms as auth_forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.forms import DisplayNameField
+from accounts.forms import AdminLoginForm, DisplayNameField
 from accounts.models import User
+
+# The admin's log-in goes through the same throttle as every door with a password.
+admin.site.login_form = AdminLoginForm
 
 
 class UserCreationForm(auth_forms.AdminUserCreationForm):

@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.admin import forms as admin_forms
 from django.contrib.auth import forms as auth_forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
@@ -49,10 +50,10 @@ class DisplayNameField(forms.CharField):
 
 
 def lockout_message(lockout: throttle.Lockout) -> str:
-    """Say that logging in is paused and when to come back, and nothing about
-    whether the account exists."""
+    """Say that logging in is paused, when to come back and how the owner gets in
+    at once, and nothing about whether the account exists."""
     minutes = math.ceil(lockout.seconds_left() / 60)
-    return ngettext(
+    paused = ngettext(
         "Too many failed attempts to log in. Logging in is paused for safety: "
         "try again in %(minutes)d minute, at %(time)s.",
         "Too many failed attempts to log in. Logging in is paused for safety: "
@@ -62,6 +63,51 @@ def lockout_message(lockout: throttle.Lockout) -> str:
         "minutes": minutes,
         "time": formats.time_format(timezone.localtime(lockout.retry_at)),
     }
+    return f"{paused} {RESET_HINT}"
+
+
+def _wait_words(lockout: throttle.Lockout) -> dict[str, Any]:
+    minutes = math.ceil(lockout.seconds_left() / 60)
+    return {
+        "minutes": minutes,
+        "time": formats.time_format(timezone.localtime(lockout.retry_at)),
+    }
+
+
+def signup_limit_message(lockout: throttle.Lockout) -> str:
+    words = _wait_words(lockout)
+    return (
+        ngettext(
+            "Too many new accounts have been created from your network recently. "
+            "Please try again in %(minutes)d minute, at %(time)s.",
+            "Too many new accounts have been created from your network recently. "
+            "Please try again in %(minutes)d minutes, at %(time)s.",
+            words["minutes"],
+        )
+        % words
+    )
+
+
+def reset_limit_message(lockout: throttle.Lockout) -> str:
+    words = _wait_words(lockout)
+    return (
+        ngettext(
+            "Too many password reset letters have been asked for recently. Nothing was "
+            "sent; please check your inbox (and spam folder) for the letters already "
+            "sent, or try again in %(minutes)d minute, at %(time)s.",
+            "Too many password reset letters have been asked for recently. Nothing was "
+            "sent; please check your inbox (and spam folder) for the letters already "
+            "sent, or try again in %(minutes)d minutes, at %(time)s.",
+            words["minutes"],
+        )
+        % words
+    )
+
+
+RESET_HINT = _(
+    "If this is your account, a password reset link from your e-mail lets you in "
+    "at once."
+)
 
 
 class SignupForm(auth_forms.UserCreationForm):
@@ -122,26 +168,45 @@ class LoginForm(auth_forms.AuthenticationForm):
         _cap_length(self.fields["password"], PASSWORD_MAX_LENGTH)
 
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username")
-        password = self.cleaned_data.get("password")
-        if username is None or not password:
-            return self.cleaned_data
-        try:
-            self.user_cache = services.user_authenticate(
-                request=self.request,
-                username=username,
-                password=password,
-                address=throttle.client_address(self.request),
-            )
-        except services.LoginLockedOut as locked:
-            self.lockout = locked.lockout
-            raise ValidationError(
-                lockout_message(locked.lockout), code="locked_out"
-            ) from None
-        except services.InvalidCredentials:
-            raise self.get_invalid_login_error() from None
-        self.confirm_login_allowed(self.user_cache)
-        return self.cleaned_data
+        return _throttled_clean(self)
+
+
+class AdminLoginForm(admin_forms.AdminAuthenticationForm):
+    """The admin's log-in, through the same throttle as every other door (Django's
+    own form calls ``authenticate`` directly, unthrottled); staff only, as before."""
+
+    def __init__(self, request: Any = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(request, *args, **kwargs)
+        self.lockout: throttle.Lockout | None = None
+        _cap_length(self.fields["username"], self.username_field.max_length or 150)
+        _cap_length(self.fields["password"], PASSWORD_MAX_LENGTH)
+
+    def clean(self) -> dict[str, Any]:
+        return _throttled_clean(self)
+
+
+def _throttled_clean(form: auth_forms.AuthenticationForm) -> dict[str, Any]:
+    """``clean`` of a log-in form: judged (and throttled) by the service."""
+    username = form.cleaned_data.get("username")
+    password = form.cleaned_data.get("password")
+    if username is None or not password:
+        return form.cleaned_data
+    try:
+        form.user_cache = services.user_authenticate(
+            request=form.request,
+            username=username,
+            password=password,
+            address=throttle.client_address(form.request),
+        )
+    except services.LoginLockedOut as locked:
+        form.lockout = locked.lockout  # type: ignore[attr-defined]
+        raise ValidationError(
+            lockout_message(locked.lockout), code="locked_out"
+        ) from None
+    except services.InvalidCredentials:
+        raise form.get_invalid_login_error() from None
+    form.confirm_login_allowed(form.user_cache)
+    return form.cleaned_data
 
 
 class ProfileForm(forms.ModelForm):
@@ -186,10 +251,34 @@ class LanguageForm(forms.Form):
 
 
 class PasswordChangeForm(auth_forms.PasswordChangeForm):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    """The old password is checked through the log-in throttle: a session left
+    open on a shared phone must not let anyone guess the password at leisure."""
+
+    def __init__(self, *args: Any, request: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.request = request
+        self.lockout: throttle.Lockout | None = None
         for name in ("old_password", "new_password1", "new_password2"):
             _cap_length(self.fields[name], PASSWORD_MAX_LENGTH)
+
+    def clean_old_password(self) -> str:
+        old_password: str = self.cleaned_data["old_password"]
+        try:
+            right = services.password_check(
+                user=self.user,
+                password=old_password,
+                address=throttle.client_address(self.request),
+            )
+        except services.LoginLockedOut as locked:
+            self.lockout = locked.lockout
+            raise ValidationError(
+                lockout_message(locked.lockout), code="locked_out"
+            ) from None
+        if not right:
+            raise ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password
 
 
 class SetPasswordForm(auth_forms.SetPasswordForm):

@@ -27,7 +27,8 @@ class InvalidCredentials(Exception):
 
 
 class LoginLockedOut(Exception):
-    """Too many recent failures for this user name or address."""
+    """Too many recent failures for this user name or address: wait (see
+    ``accounts.throttle`` for the policy)."""
 
     def __init__(self, lockout: throttle.Lockout) -> None:
         super().__init__(f"locked out until {lockout.retry_at.isoformat()}")
@@ -133,23 +134,50 @@ def user_set_language(*, user: User, language: str) -> None:
 def user_authenticate(
     *, request: HttpRequest | None, username: str, password: str, address: str
 ) -> User:
-    """Judge one log-in attempt, throttled per user name and per address.
+    """Judge one log-in attempt, throttled per user name and per address (the log-in
+    page, the admin's log-in and the API's token all come here).
 
-    The lock-out is checked first, so while it lasts even the right password is
-    refused; a wrong one is counted, and the failure that reaches the limit already
-    answers with the lock-out. Raises ``LoginLockedOut`` or ``InvalidCredentials``.
-    """
-    lockout = throttle.lockout_get(username=username, address=address)
-    if lockout is not None:
-        raise LoginLockedOut(lockout)
-    user = authenticate(request, username=username, password=password)
+    The throttle is asked first and counts atomically, so while it says wait even
+    the right password is refused, and simultaneous guesses cannot slip past it.
+    Raises ``LoginLockedOut`` or ``InvalidCredentials``."""
+    try:
+        attempt = throttle.attempt_begin(username=username, address=address)
+    except throttle.Throttled as throttled:
+        raise LoginLockedOut(throttled.lockout) from None
+    try:
+        user = authenticate(request, username=username, password=password)
+    except BaseException:
+        attempt.abandoned()
+        raise
     if user is None:
-        lockout = throttle.failure_record(username=username, address=address)
+        lockout = attempt.failed()
         if lockout is not None:
             raise LoginLockedOut(lockout)
         raise InvalidCredentials
-    throttle.failures_clear(username=username)
+    attempt.succeeded()
     return user
+
+
+def password_check(*, user: User, password: str, address: str) -> bool:
+    """Whether ``password`` is the user's own, for a form that asks for it again
+    (the password change): throttled like a log-in, so it cannot be used to guess.
+    Raises ``LoginLockedOut`` while the throttle says wait."""
+    try:
+        attempt = throttle.attempt_begin(username=user.get_username(), address=address)
+    except throttle.Throttled as throttled:
+        raise LoginLockedOut(throttled.lockout) from None
+    try:
+        right = user.check_password(password)
+    except BaseException:
+        attempt.abandoned()
+        raise
+    if right:
+        attempt.succeeded()
+        return True
+    lockout = attempt.failed()
+    if lockout is not None:
+        raise LoginLockedOut(lockout)
+    return False
 
 
 def user_set_password(*, user: User, password: str) -> None:

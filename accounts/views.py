@@ -23,7 +23,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from accounts import forms, selectors, services
+from accounts import forms, limits, selectors, services, throttle
 from accounts.models import User
 
 
@@ -61,6 +61,17 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(_safe_next(request, next_url, settings.LOGIN_REDIRECT_URL))
     form = forms.SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
+        address = throttle.client_address(request)
+        try:
+            limits.signup_count(address=address)
+        except limits.LimitReached as limited:
+            form.add_error(None, forms.signup_limit_message(limited.lockout))
+            return _too_many(
+                render(
+                    request, "accounts/signup.html", {"form": form, "next": next_url}
+                ),
+                limited.lockout,
+            )
         try:
             user = services.user_create(
                 username=form.cleaned_data["username"],
@@ -69,6 +80,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 password=form.cleaned_data["password1"],
             )
         except ValidationError as error:
+            limits.signup_uncount(address=address)
             form.add_error(None, error)
         else:
             auth_login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
@@ -96,11 +108,15 @@ class LoginView(auth_views.LoginView):
         return response
 
     def form_invalid(self, form: forms.LoginForm) -> HttpResponse:  # type: ignore[override]
-        response = super().form_invalid(form)
-        if form.lockout is not None:
-            response.status_code = 429
-            response["Retry-After"] = str(form.lockout.seconds_left())
-        return response
+        return _too_many(super().form_invalid(form), form.lockout)
+
+
+def _too_many(response: HttpResponse, lockout: throttle.Lockout | None) -> HttpResponse:
+    """429 Too Many Requests with Retry-After, when there is a wait to tell."""
+    if lockout is not None:
+        response.status_code = 429
+        response["Retry-After"] = str(lockout.seconds_left())
+    return response
 
 
 class LogoutView(auth_views.LogoutView):
@@ -178,20 +194,58 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
-password_change = auth_views.PasswordChangeView.as_view(
-    form_class=forms.PasswordChangeForm,
-    success_url=reverse_lazy("accounts:password_change_done"),
-)
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's, with the old password checked through the log-in throttle."""
+
+    form_class = forms.PasswordChangeForm
+    success_url = reverse_lazy("accounts:password_change_done")
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs()
+        kwargs["request"] = self.request
+        return kwargs
+
+    def form_invalid(self, form: forms.PasswordChangeForm) -> HttpResponse:  # type: ignore[override]
+        return _too_many(super().form_invalid(form), form.lockout)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, limited per e-mail address and per client address (see
+    ``accounts.limits``): a refused request sends nothing and says when to retry."""
+
+    form_class = forms.PasswordResetForm
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form: forms.PasswordResetForm) -> HttpResponse:  # type: ignore[override]
+        try:
+            limits.password_reset_count(
+                email=form.cleaned_data["email"],
+                address=throttle.client_address(self.request),
+            )
+        except limits.LimitReached as limited:
+            form.add_error(None, forms.reset_limit_message(limited.lockout))
+            return _too_many(super().form_invalid(form), limited.lockout)
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's; a completed reset also clears the account's failed log-ins, so the
+    owner of an account someone is guessing at gets in at once."""
+
+    form_class = forms.SetPasswordForm
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+    def form_valid(self, form: forms.SetPasswordForm) -> HttpResponse:  # type: ignore[override]
+        response = super().form_valid(form)
+        throttle.failures_clear(username=form.user.get_username())
+        return response
+
+
+password_change = PasswordChangeView.as_view()
 password_change_done = auth_views.PasswordChangeDoneView.as_view()
-password_reset = auth_views.PasswordResetView.as_view(
-    form_class=forms.PasswordResetForm,
-    email_template_name="registration/password_reset_email.txt",
-    subject_template_name="registration/password_reset_subject.txt",
-    success_url=reverse_lazy("accounts:password_reset_done"),
-)
+password_reset = PasswordResetView.as_view()
 password_reset_done = auth_views.PasswordResetDoneView.as_view()
-password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
-    form_class=forms.SetPasswordForm,
-    success_url=reverse_lazy("accounts:password_reset_complete"),
-)
+password_reset_confirm = PasswordResetConfirmView.as_view()
 password_reset_complete = auth_views.PasswordResetCompleteView.as_view()

@@ -1,26 +1,190 @@
-"""Site-wide WebSocket plumbing: the base every consumer builds on."""
+"""Site-wide WebSocket plumbing: the base every consumer builds on.
+
+Every frame passes the base's checks before a subclass sees it, cheapest first, and
+no frame can crash a socket:
+
+1. the socket's own token bucket (``WEBSOCKET_FRAME_RATE`` frames a second, bursts of
+   ``WEBSOCKET_FRAME_BURST``): no I/O at all, so a client flooding its socket costs
+   the server almost nothing and never reaches the database;
+2. the frame's shape: text only (a binary frame is refused), at most
+   ``MAX_FRAME_CHARS`` characters, and no NUL character (PostgreSQL cannot store one;
+   raw or written as the JSON escape);
+3. the user's allowance over all their sockets (``WEBSOCKET_USER_FRAMES`` per
+   ``WEBSOCKET_USER_WINDOW`` seconds), counted in the shared cache with its atomic
+   ``incr``, so opening more sockets does not multiply it. If the cache is down the
+   per-socket bucket alone applies.
+
+A refused frame is answered with one error frame (the first of a run of rate-limited
+frames only; a client that keeps flooding is closed with 4429) in the socket's own
+format: the API's ``{"type": "error", "code", "message"}`` when ``json_mode`` is set,
+else the page's error fragment (``error_template``, swapped in out of band by htmx).
+Then, for the HTML path, ``receive`` decodes JSON safely (invalid JSON, or nesting
+deeper than ``MAX_DEPTH``, is answered, not raised). An exception escaping a
+subclass's handler is logged and answered with a ``server_error`` frame: the socket
+stays open and the state is whatever the last committed transaction left.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext
 
-# Close code for "not logged in": 4000-4999 are free for applications; 4401 echoes 401.
+from games import requests as errors
+from games.requests import error_json
+
+logger = logging.getLogger(__name__)
+
+# Close codes: 4000-4999 are free for applications; each echoes an HTTP status.
+CLOSE_BAD_REQUEST = 4400
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FLOODING = 4429
+
+MAX_FRAME_CHARS = 16 * 1024
+MAX_DEPTH = 16
+# After this many rate-limited frames in a row the client is not slowing down.
+FLOOD_CLOSE_AFTER = 200
+
+_NUL = "\x00"
+_JSON_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
+
+# The clocks the buckets fill by and the users' windows are counted by; tests
+# replace them to stop time.
+clock: Callable[[], float] = time.monotonic
+wall_clock: Callable[[], float] = time.time
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up; a frame takes one."""
+
+    rate: float
+    burst: float
+    tokens: float
+    stamp: float
+
+    @classmethod
+    def full(cls, rate: float, burst: float) -> TokenBucket:
+        return cls(rate=rate, burst=burst, tokens=burst, stamp=clock())
+
+    def take(self) -> bool:
+        now = clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def has_nul(text: str) -> bool:
+    """A NUL, raw or as the JSON escape (after an even run of backslashes)."""
+    return _NUL in text or _JSON_NUL.search(text) is not None
+
+
+def route_has_nul(scope: dict[str, Any]) -> bool:
+    kwargs = (scope.get("url_route") or {}).get("kwargs") or {}
+    texts = [scope.get("path") or "", *(str(value) for value in kwargs.values())]
+    query = scope.get("query_string") or b""
+    return any(_NUL in text for text in texts) or b"%00" in query.lower()
+
+
+def depth_of(value: Any, limit: int) -> int:
+    """How deeply ``value`` nests lists and objects, counted up to ``limit + 1``."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, dict | list):
+            continue
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def decode_frame(text_data: str | None) -> Any:
+    """A text frame's JSON, strictly (duplicate keys, NaN and Infinity refused, as
+    for the API); raises the ``RequestError`` to answer with."""
+    if text_data is None:
+        raise errors.BinaryFrame
+    if len(text_data) > MAX_FRAME_CHARS:
+        raise errors.BodyTooLarge(limit=MAX_FRAME_CHARS)
+    try:
+        content = json.loads(
+            text_data,
+            object_pairs_hook=errors.no_duplicate_keys,
+            parse_constant=errors.no_constants,
+        )
+    except errors.DuplicateKey as exc:
+        reason = gettext("the key “%(key)s” appears twice") % {"key": exc.args[0]}
+        raise errors.InvalidJson(reason=reason) from None
+    except (ValueError, RecursionError):
+        raise errors.InvalidJson(reason=gettext("it is not valid JSON")) from None
+    if depth_of(content, MAX_DEPTH) > MAX_DEPTH:
+        raise errors.TooDeep(limit=MAX_DEPTH)
+    return content
+
+
+def _user_frame_allowed(user_id: int) -> bool:
+    """Count one frame against the user's allowance in the shared cache (fixed
+    windows; ``add`` then ``incr``, both atomic in Redis). A cache that cannot be
+    reached allows the frame: the per-socket bucket still holds."""
+    window = settings.WEBSOCKET_USER_WINDOW
+    key = f"ws-frames:{user_id}:{int(wall_clock() // window)}"
+    try:
+        cache.add(key, 0, timeout=window * 2)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, timeout=window * 2)
+            count = 1
+    except Exception:
+        logger.warning("websocket frame count: cache unreachable", exc_info=True)
+        return True
+    return count <= settings.WEBSOCKET_USER_FRAMES
 
 
 class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
     """Accepts logged-in users only; anonymous sockets are closed before acceptance,
-    and so is a socket the subclass's ``admit`` refuses."""
+    and so is a socket the subclass's ``admit`` refuses, or whose address holds a
+    NUL character (4400)."""
+
+    # Whether the socket speaks JSON to a program (True) or HTML fragments to a page.
+    json_mode = False
+    # The page's error region, replaced out of band by htmx's ws extension.
+    error_template = "games/_error.html"
+
+    bucket: TokenBucket
+    refused_in_a_row = 0
 
     async def connect(self) -> None:
+        if route_has_nul(self.scope):
+            await self.close(code=CLOSE_BAD_REQUEST)
+            return
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         if not await self.admit():
             return
+        self.bucket = TokenBucket.full(
+            settings.WEBSOCKET_FRAME_RATE, settings.WEBSOCKET_FRAME_BURST
+        )
         await self.accept()
         await self.on_connect()
 
@@ -32,9 +196,85 @@ class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
     async def on_connect(self) -> None:
         """Hook for subclasses, called after the socket is accepted."""
 
+    # Every frame, before any subclass -----------------------------------------
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        refusal = self.frame_refusal(message)
+        if refusal is None and not await sync_to_async(
+            _user_frame_allowed, thread_sensitive=False
+        )(self.scope["user"].pk):
+            refusal = errors.RateLimited()
+        if refusal is not None:
+            await self.refuse(refusal)
+            return
+        self.refused_in_a_row = 0
+        try:
+            await super().websocket_receive(message)
+        except Exception:
+            logger.exception("websocket frame failed: %s", self.scope.get("path"))
+            await self.send_error(errors.ServerError())
+
+    def frame_refusal(self, message: dict[str, Any]) -> errors.RequestError | None:
+        """Why this frame is refused before anything reads it, or None."""
+        if not hasattr(self, "bucket") or not self.bucket.take():
+            return errors.RateLimited()
+        text = message.get("text")
+        if text is None:
+            return errors.BinaryFrame()
+        if len(text) > MAX_FRAME_CHARS:
+            return errors.BodyTooLarge(limit=MAX_FRAME_CHARS)
+        if has_nul(text):
+            return errors.ForbiddenCharacter()
+        return None
+
+    async def refuse(self, refusal: errors.RequestError) -> None:
+        """Answer a refused frame; once per run of rate-limited frames, and a
+        client that will not slow down is closed."""
+        self.refused_in_a_row += 1
+        if isinstance(refusal, errors.RateLimited):
+            if self.refused_in_a_row > FLOOD_CLOSE_AFTER:
+                await self.close(code=CLOSE_FLOODING)
+                return
+            if self.refused_in_a_row > 1:
+                return
+        await self.send_error(refusal)
+
+    async def send_error(self, exc: errors.RequestError) -> None:
+        """One error frame in the socket's own format and language."""
+        with translation.override(self.error_language()):
+            if self.json_mode:
+                await self.send_json({"type": "error", **error_json(exc)})
+            else:
+                html = render_to_string(
+                    self.error_template, {"error": str(exc), "oob": True}
+                )
+                await self.send(text_data=html)
+
+    def error_language(self) -> str:
+        """The language the subclass speaks to this socket (``language``, set on
+        connect), else the site's default."""
+        return getattr(self, "language", "") or settings.LANGUAGE_CODE
+
+    async def receive(
+        self,
+        text_data: str | None = None,
+        bytes_data: bytes | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Decode the frame's JSON safely, then hand it to ``receive_json``."""
+        try:
+            with translation.override(self.error_language()):
+                content = decode_frame(text_data)
+        except errors.RequestError as exc:
+            await self.send_error(exc)
+            return
+        await self.receive_json(content, **kwargs)
+
 
 class PingConsumer(AuthenticatedConsumer):
     """The skeleton endpoint: answers a ping with a pong naming the user."""
+
+    json_mode = True
 
     async def on_connect(self) -> None:
         await self.send_json({"type": "hello", "user": self.scope["user"].display_name})

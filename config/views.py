@@ -15,6 +15,8 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import requires_csrf_token
 
+from config.errors import PAGE_STATUSES, error_answer
+
 logger = logging.getLogger(__name__)
 
 
@@ -40,7 +42,12 @@ async def _channel_layer_ok() -> bool:
     if layer is None:
         return False
     try:
-        channel = await layer.new_channel("healthz.")
+        # The layer's default prefix, as every consumer's: channels-redis serves
+        # all of a process's channels through one blocking read on one Redis key
+        # per prefix, held by whichever receiver got there first; a channel of
+        # another prefix waits behind that read and timed out whenever a socket
+        # was open, so /healthz said "unreachable" on every busy server.
+        channel = await layer.new_channel()
         token = uuid.uuid4().hex
         await layer.send(channel, {"type": "healthz.ping", "token": token})
         message = await asyncio.wait_for(layer.receive(channel), timeout=2)
@@ -68,7 +75,8 @@ async def healthz(request: HttpRequest) -> JsonResponse:
 
 
 def _error(request: HttpRequest, status: int) -> HttpResponse:
-    return render(request, "errors/error.html", {"status": status}, status=status)
+    """The error page, or the API's JSON envelope for a path under /api/."""
+    return error_answer(request, status, anonymous=status >= 500)
 
 
 @requires_csrf_token
@@ -97,6 +105,6 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 
 def error_preview(request: HttpRequest, code: int) -> HttpResponse:
-    if code not in (400, 403, 404, 500):
+    if code not in PAGE_STATUSES:
         raise Http404
     return _error(request, code)

@@ -40,9 +40,12 @@ def field_one(fields: Any, name: str) -> str:
 
 
 def field_int(text: str) -> int:
-    """A small non-negative number as our own pages write it: ASCII digits only
-    (``str.isdigit`` would also take ``²``, ``①`` or an Arabic-Indic ``٣``)."""
-    if not (0 < len(text) <= 3 and text.isascii() and text.isdigit()):
+    """A small whole number in ASCII digits only. ``str.isdigit`` also accepts "²"
+    and "①" (which ``int`` then refuses) and other scripts' digits such as "٣"
+    (which ``int`` reads as 3): our own pages always send ASCII digits, so anything
+    else is a forged or garbled field, refused before the engine sees it, whatever
+    language the interface speaks."""
+    if not (1 <= len(text) <= 3 and text.isascii() and text.isdigit()):
         raise errors.BadAction
     return int(text)
 

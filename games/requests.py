@@ -82,6 +82,52 @@ class InvalidChoice(RequestError):
     message = gettext_lazy("“%(field)s” must be one of: %(choices)s.")
 
 
+class BadRequest(RequestError):
+    code = "bad_request"
+    message = gettext_lazy("The request could not be understood. Nothing was changed.")
+
+
+class ForbiddenCharacter(RequestError):
+    code = "forbidden_character"
+    message = gettext_lazy(
+        "The request contains a NUL character (U+0000), which no address, field or "
+        "message may hold. Nothing was changed."
+    )
+
+
+class RateLimited(RequestError):
+    code = "rate_limited"
+    status = 429
+    message = gettext_lazy("Too many messages at once: slow down, then send it again.")
+
+
+class BinaryFrame(RequestError):
+    code = "binary_frame"
+    message = gettext_lazy("Send JSON text frames only; a binary frame is not read.")
+
+
+class TooDeep(RequestError):
+    code = "too_deep"
+    message = gettext_lazy(
+        "The message is nested too deeply (at most %(limit)d levels)."
+    )
+
+
+class ServerError(RequestError):
+    code = "server_error"
+    status = 500
+    message = gettext_lazy("Something broke on our side. Please try again in a moment.")
+
+
+class Unavailable(RequestError):
+    code = "unavailable"
+    status = 503
+    message = gettext_lazy(
+        "The site is temporarily unavailable; please try again in a moment. If you "
+        "sent a move, read the table's view first: it may have been applied."
+    )
+
+
 def error_json(exc: Exception) -> dict[str, Any]:
     """The ``{"code", "message", "field"?}`` of an error a program may read (a
     ``RequestError`` or a ``games.errors.GameError``), in the active language."""
@@ -95,20 +141,22 @@ def error_json(exc: Exception) -> dict[str, Any]:
 # --- JSON ----------------------------------------------------------------------------
 
 
-class _DuplicateKey(ValueError):
+class DuplicateKey(ValueError):
     pass
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s ``object_pairs_hook``: a key twice is an error."""
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            raise _DuplicateKey(key)
+            raise DuplicateKey(key)
         found[key] = value
     return found
 
 
-def _no_constants(name: str) -> Any:
+def no_constants(name: str) -> Any:
+    """``json.loads``'s ``parse_constant``: NaN and Infinity are errors."""
     raise ValueError(name)
 
 
@@ -122,9 +170,9 @@ def parse_json_object(raw: bytes | str) -> dict[str, Any]:
             raise InvalidJson(reason=_("it is not UTF-8 text")) from None
     try:
         data = json.loads(
-            raw, object_pairs_hook=_no_duplicates, parse_constant=_no_constants
+            raw, object_pairs_hook=no_duplicate_keys, parse_constant=no_constants
         )
-    except _DuplicateKey as exc:
+    except DuplicateKey as exc:
         reason = _("the key “%(key)s” appears twice") % {"key": exc.args[0]}
         raise InvalidJson(reason=reason) from None
     except (ValueError, RecursionError):

@@ -63,11 +63,16 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session: a NUL in a cookie must not reach the database either.
+    "config.middleware.RefuseNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Reads the session and the user first, on a live connection; a lost cache or
+    # database answers 503 (see config.middleware).
+    "config.middleware.UnavailableMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -99,6 +104,10 @@ DATABASES = {
     "default": dj_database_url.parse(
         env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=int(env("DATABASE_CONN_MAX_AGE", "0")),
+        # A connection the server has cut (a restart, a failover, a proxy's idle
+        # kill) is found out before a request gets it: the pool checks each one it
+        # hands out, and without the pool Django checks persistent connections.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -126,14 +135,60 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 
+# channels-redis reads each channel with a blocking Redis command that waits this many
+# seconds (its class attribute ``brpop_timeout``) and then loops. The socket timeout
+# must be well above it: redis-py 8 lowered its default socket timeout to 5 s, equal
+# to the blocking read, and then every idle socket's read timed out and closed its
+# WebSocket with 1011. A test holds idle sockets open past these timeouts on Redis.
+CHANNEL_LAYER_BLOCKING_READ = 5
+CHANNEL_LAYER_SOCKET_TIMEOUT = 10
+CHANNEL_LAYER_CONNECT_TIMEOUT = 2
+# The cache (log-in throttle, sign-up/reset/chat limits) asks small questions: if
+# Redis does not answer within these, the request answers 503 at once instead of
+# hanging (see config.middleware.UnavailableMiddleware).
+CACHE_SOCKET_TIMEOUT = float(env("CACHE_SOCKET_TIMEOUT", "0.5"))
+CACHE_CONNECT_TIMEOUT = float(env("CACHE_CONNECT_TIMEOUT", "0.5"))
+
+
+def redis_channel_layer(url: str) -> dict[str, object]:
+    """channels-redis with every timeout named rather than inherited from redis-py's
+    defaults, which change between its major versions."""
+    return {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            "hosts": [
+                {
+                    "address": url,
+                    "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT,
+                    "socket_connect_timeout": CHANNEL_LAYER_CONNECT_TIMEOUT,
+                    "socket_keepalive": True,
+                    "health_check_interval": 30,
+                }
+            ],
+            "capacity": 1500,
+            "expiry": 30,
+        },
+    }
+
+
+def redis_cache(url: str) -> dict[str, object]:
+    """Django's Redis cache with short timeouts and no retries (redis-py's pool
+    retries nothing unless told to): a missing Redis costs a request half a second,
+    not five."""
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "podpolye",
+        "OPTIONS": {
+            "socket_timeout": CACHE_SOCKET_TIMEOUT,
+            "socket_connect_timeout": CACHE_CONNECT_TIMEOUT,
+        },
+    }
+
+
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -156,20 +211,40 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Repeated wrong passwords: this many failures per user name or per address within the
-# window lock further attempts out until the window has passed.
+# Wrong passwords, at every door that takes one (accounts.throttle has the policy):
+# this many failures per account, and per client address, are judged at once; after
+# that one attempt per delay, the delay doubling with each failure up to its cap.
+# Failures are forgotten this many seconds after the first; a success or a completed
+# password reset clears an account's.
 LOGIN_THROTTLE_FAILURES = int(env("LOGIN_THROTTLE_FAILURES", "5"))
-LOGIN_THROTTLE_WINDOW = int(env("LOGIN_THROTTLE_WINDOW", "900"))
-# Per client address the allowance is larger: a table's players often share one address.
+LOGIN_THROTTLE_DELAY = float(env("LOGIN_THROTTLE_DELAY", "30"))
+LOGIN_THROTTLE_MAX_DELAY = float(env("LOGIN_THROTTLE_MAX_DELAY", "900"))
+LOGIN_THROTTLE_WINDOW = int(env("LOGIN_THROTTLE_WINDOW", "3600"))
+# Per client address the allowance is larger and the delay short: a table's players
+# often share one Wi-Fi address, which is slowed down, never locked out.
 LOGIN_THROTTLE_ADDRESS_FAILURES = int(env("LOGIN_THROTTLE_ADDRESS_FAILURES", "20"))
+LOGIN_THROTTLE_ADDRESS_DELAY = float(env("LOGIN_THROTTLE_ADDRESS_DELAY", "2"))
+LOGIN_THROTTLE_ADDRESS_MAX_DELAY = float(env("LOGIN_THROTTLE_ADDRESS_MAX_DELAY", "60"))
+LOGIN_THROTTLE_ADDRESS_WINDOW = int(env("LOGIN_THROTTLE_ADDRESS_WINDOW", "900"))
+# New accounts per client address, and password-reset letters per e-mail address
+# and per client address, within their windows (accounts.limits).
+SIGNUP_LIMIT = int(env("SIGNUP_LIMIT", "10"))
+SIGNUP_WINDOW = int(env("SIGNUP_WINDOW", "3600"))
+PASSWORD_RESET_EMAIL_LIMIT = int(env("PASSWORD_RESET_EMAIL_LIMIT", "3"))
+PASSWORD_RESET_ADDRESS_LIMIT = int(env("PASSWORD_RESET_ADDRESS_LIMIT", "10"))
+PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
+
+# Frames a WebSocket may send (config.consumers): per socket, a token bucket of this
+# many a second with bursts of this many; per user over all their sockets, this many
+# per window. Far above any person's or a fair bot's pace, far below a flood's.
+WEBSOCKET_FRAME_RATE = float(env("WEBSOCKET_FRAME_RATE", "20"))
+WEBSOCKET_FRAME_BURST = float(env("WEBSOCKET_FRAME_BURST", "60"))
+WEBSOCKET_USER_FRAMES = int(env("WEBSOCKET_USER_FRAMES", "600"))
+WEBSOCKET_USER_WINDOW = int(env("WEBSOCKET_USER_WINDOW", "10"))
 
 CACHES = {
     "default": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "podpolye",
-        }
+        redis_cache(REDIS_URL)
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

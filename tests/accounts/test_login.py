@@ -1,14 +1,17 @@
-"""Logging in and out, and the throttle on repeated wrong passwords.
+"""Logging in and out, and the throttle on repeated wrong passwords: a few free
+tries, then a wait that doubles with each failure; the owner's reset link clears it.
 
 Time never passes by sleeping: the throttle's clock is replaced (``advance``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 from pytest_django.fixtures import Settings
@@ -23,7 +26,8 @@ pytestmark = pytest.mark.django_db
 LOGIN = reverse("accounts:login")
 LOGOUT = reverse("accounts:logout")
 FAILURES = 3
-WINDOW = 600
+DELAY = 60
+WINDOW = 3600
 LOCKED_EN = "Too many failed attempts to log in."
 LOCKED_RU = "Слишком много неудачных попыток входа."
 INVALID_EN = "Please enter a correct username and password."
@@ -32,8 +36,13 @@ INVALID_EN = "Please enter a correct username and password."
 @pytest.fixture(autouse=True)
 def _throttle_limits(settings: Settings) -> None:
     settings.LOGIN_THROTTLE_FAILURES = FAILURES
-    settings.LOGIN_THROTTLE_ADDRESS_FAILURES = FAILURES
+    settings.LOGIN_THROTTLE_DELAY = DELAY
+    settings.LOGIN_THROTTLE_MAX_DELAY = 900
     settings.LOGIN_THROTTLE_WINDOW = WINDOW
+    settings.LOGIN_THROTTLE_ADDRESS_FAILURES = FAILURES
+    settings.LOGIN_THROTTLE_ADDRESS_DELAY = DELAY
+    settings.LOGIN_THROTTLE_ADDRESS_MAX_DELAY = 120
+    settings.LOGIN_THROTTLE_ADDRESS_WINDOW = WINDOW
 
 
 @pytest.fixture
@@ -125,31 +134,46 @@ def test_failures_lock_out_even_the_right_password(
         response = log_in(client, "olga", "wrong-guess")
         assert response.status_code == 200
         assert LOCKED_EN not in page_text(response)
-    # The failure that reaches the limit already says so.
+    # The failure that uses the last free try already says so.
     response = log_in(client, "olga", "wrong-guess")
     assert response.status_code == 429
     assert LOCKED_EN in page_text(response)
-    advance(60)
+    advance(30)
     response = log_in(client, "olga", PASSWORD)
     assert response.status_code == 429
-    assert int(response["Retry-After"]) == WINDOW - 60
+    assert int(response["Retry-After"]) == DELAY - 30
     body = page_text(response)
     assert LOCKED_EN in body
-    assert "try again in 9 minutes" in body
+    assert "try again in 1 minute" in body
+    assert "a password reset link from your e-mail lets you in at once" in body
     assert not get_user(client).is_authenticated
 
 
-def test_the_window_passing_unlocks(
+def test_the_wait_passing_lets_the_right_password_in(
     client: Client, olga: User, advance: Callable[[float], None]
 ) -> None:
     for _ in range(FAILURES):
         log_in(client, "olga", "wrong-guess")
-    advance(WINDOW - 1)
+    advance(DELAY - 1)
     assert log_in(client, "olga", PASSWORD).status_code == 429
     advance(1)
     response = log_in(client, "olga", PASSWORD)
     assert response.status_code == 302
     assert get_user(client).pk == olga.pk
+
+
+def test_each_further_failure_doubles_the_wait(
+    client: Client, olga: User, advance: Callable[[float], None]
+) -> None:
+    for _ in range(FAILURES):
+        log_in(client, "olga", "wrong-guess", address="10.0.0.1")
+    waited = DELAY
+    for wait in (2 * DELAY, 4 * DELAY, 8 * DELAY, 900, 900):
+        advance(waited)
+        response = log_in(client, "olga", "wrong-guess", address=f"10.0.9.{wait}")
+        assert response.status_code == 429
+        assert int(response["Retry-After"]) == wait
+        waited = wait
 
 
 def test_lockout_message_in_russian_with_the_time(
@@ -159,8 +183,29 @@ def test_lockout_message_in_russian_with_the_time(
         response = log_in(client, "olga", "wrong-guess", language="ru")
     body = page_text(response)
     assert LOCKED_RU in body
-    assert "через 10 минут" in body
+    assert "через 1 минуту" in body
+    assert "ссылка для сброса пароля" in body
     assert response["Content-Language"] == "ru"
+
+
+def test_the_owner_gets_in_at_once_with_a_reset_link(
+    client: Client, olga: User, advance: Callable[[float], None]
+) -> None:
+    """Someone guessing at a known account cannot keep its owner out."""
+    for _ in range(FAILURES):
+        log_in(Client(), "olga", "wrong-guess", address="10.6.6.6")
+    assert log_in(client, "olga", PASSWORD).status_code == 429
+    client.post(reverse("accounts:password_reset"), {"email": olga.email})
+    link = re.search(r"/accounts/password/reset/\S+/\S+/", mail.outbox[-1].body)
+    assert link is not None
+    form_url = client.get(link.group(0)).url
+    done = client.post(
+        form_url,
+        {"new_password1": "a-new-pass-phrase", "new_password2": "a-new-pass-phrase"},
+    )
+    assert done.status_code == 302
+    response = log_in(Client(), "olga", "a-new-pass-phrase", address="10.0.7.7")
+    assert response.status_code == 302
 
 
 def test_lockout_is_per_user_name_across_addresses(

@@ -1,0 +1,74 @@
+"""Errors under /api/ answer the API's own JSON envelope, never the HTML page: a
+program parses every answer the same way, a crash included."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from pytest_django.fixtures import Settings
+
+from games.requests import error_json
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _failing_urls(settings: Settings) -> None:
+    settings.ROOT_URLCONF = "tests.config.urls"
+
+
+def envelope_of(response) -> dict:
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message"}
+    return body["error"]
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "code"),
+    [
+        ("/api/v1/test-crash", 500, "server_error"),
+        ("/api/v1/test-suspicious", 400, "bad_request"),
+        ("/api/no-such-thing", 404, "not_found"),
+    ],
+)
+def test_api_errors_are_the_json_envelope(path: str, status: int, code: str) -> None:
+    client = Client(raise_request_exception=False)
+    response = client.get(path, headers={"accept-language": "en"})
+    assert response.status_code == status
+    error = envelope_of(response)
+    assert error["code"] == code
+    assert "<html" not in response.content.decode()
+    assert "on purpose" not in error["message"]
+
+
+def test_the_envelope_is_the_one_endpoints_use() -> None:
+    """Same shape as an endpoint's own refusal (games.requests.error_json)."""
+    from games import requests as errors
+
+    crash = Client(raise_request_exception=False).get("/api/v1/test-crash")
+    assert envelope_of(crash) == error_json(errors.ServerError())
+
+
+def test_api_error_speaks_the_programs_language() -> None:
+    client = Client(raise_request_exception=False)
+    response = client.get("/api/v1/test-crash", headers={"accept-language": "ru"})
+    assert response["Content-Language"] == "ru"
+    assert "Что-то сломалось" in envelope_of(response)["message"]
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "title"),
+    [
+        ("/test-crash/", 500, "Server error"),
+        ("/test-suspicious/", 400, "Bad request"),
+        ("/no-such-page/", 404, "Page not found"),
+    ],
+)
+def test_pages_keep_the_html_error_page(path: str, status: int, title: str) -> None:
+    client = Client(raise_request_exception=False)
+    response = client.get(path, headers={"accept-language": "en"})
+    assert response.status_code == status
+    assert response["Content-Type"].startswith("text/html")
+    assert title in response.content.decode()

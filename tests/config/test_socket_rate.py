@@ -1,0 +1,183 @@
+"""Frames are rate-limited per socket (a token bucket, before any database work)
+and per user over all their sockets (in the cache); the excess gets one clear error
+frame, a client that keeps flooding is closed, and other tables play on.
+
+Time never passes by sleeping: the buckets' clock is stopped and moved by hand."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+from pytest_django.fixtures import Settings
+
+from accounts.models import User
+from config import consumers
+from config.consumers import AuthenticatedConsumer
+from games import engine
+from games.state import load_state
+from tests.config.sockets import browser_socket
+from tests.factories import UserFactory
+from tests.games.conftest import seated_users, start_table
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+TIMEOUT = 5
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _close_database_thread() -> AsyncIterator[None]:
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+@pytest.fixture
+def advance(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
+    """Stop the buckets' and the users' clocks; the returned function moves them
+    on (a user's window can no longer end halfway through a test)."""
+    now = [1_000.0]
+    monkeypatch.setattr(consumers, "clock", lambda: now[0])
+    monkeypatch.setattr(consumers, "wall_clock", lambda: 1_800_000_000.0 + now[0])
+
+    def forward(seconds: float) -> None:
+        now[0] += seconds
+
+    return forward
+
+
+class Probe(AuthenticatedConsumer):
+    """Counts the frames that get past the base, and answers each."""
+
+    json_mode = True
+    language = "en"
+    seen: list[Any] = []
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        Probe.seen.append(content)
+        await self.send_json({"type": "ok"})
+
+
+async def probe_socket(user: User) -> WebsocketCommunicator:
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        scope = {**scope, "user": user, "url_route": {"args": (), "kwargs": {}}}
+        await Probe.as_asgi()(scope, receive, send)
+
+    communicator = WebsocketCommunicator(app, "/ws/probe/")
+    connected, _ = await communicator.connect(timeout=TIMEOUT)
+    assert connected
+    return communicator
+
+
+async def answers(communicator: WebsocketCommunicator) -> list[dict[str, Any]]:
+    found = []
+    while not await communicator.receive_nothing(timeout=0.1):
+        found.append(json.loads(await communicator.receive_from(timeout=TIMEOUT)))
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _fresh_probe() -> None:
+    Probe.seen = []
+
+
+async def test_a_socket_gets_its_burst_then_its_rate(
+    settings: Settings, advance: Callable[[float], None]
+) -> None:
+    settings.WEBSOCKET_FRAME_BURST = 5
+    settings.WEBSOCKET_FRAME_RATE = 2
+    user = await sync_to_async(UserFactory)()
+    socket = await probe_socket(user)
+    for number in range(20):
+        await socket.send_json_to({"n": number})
+    replies = await answers(socket)
+    assert len(Probe.seen) == 5
+    errors = [reply for reply in replies if reply["type"] == "error"]
+    assert [error["code"] for error in errors] == ["rate_limited"]  # once per run
+    assert "slow down" in errors[0]["message"]
+    advance(1.5)  # three more tokens
+    for number in range(5):
+        await socket.send_json_to({"n": number})
+    replies = await answers(socket)
+    assert len(Probe.seen) == 8
+    assert [r["code"] for r in replies if r["type"] == "error"] == ["rate_limited"]
+    await socket.disconnect()
+
+
+async def test_a_client_that_keeps_flooding_is_closed(
+    settings: Settings,
+    advance: Callable[[float], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings.WEBSOCKET_FRAME_BURST = 3
+    monkeypatch.setattr(consumers, "FLOOD_CLOSE_AFTER", 10)
+    socket = await probe_socket(await sync_to_async(UserFactory)())
+    for number in range(20):
+        await socket.send_json_to({"n": number})
+    output = []
+    while True:
+        message = await socket.receive_output(timeout=TIMEOUT)
+        output.append(message)
+        if message["type"] == "websocket.close":
+            break
+    assert output[-1]["code"] == consumers.CLOSE_FLOODING
+    assert len(Probe.seen) == 3
+
+
+async def test_a_user_has_one_allowance_over_all_sockets(
+    settings: Settings, advance: Callable[[float], None]
+) -> None:
+    settings.WEBSOCKET_USER_FRAMES = 6
+    user, other = await sync_to_async(UserFactory.create_batch)(2)
+    first, second = await probe_socket(user), await probe_socket(user)
+    for number in range(4):
+        await first.send_json_to({"n": number})
+        await second.send_json_to({"n": number})
+    replies = await answers(first) + await answers(second)
+    assert len(Probe.seen) == 6
+    assert sum(r.get("code") == "rate_limited" for r in replies) == 2
+    stranger = await probe_socket(other)
+    await stranger.send_json_to({"n": 0})
+    assert await answers(stranger) == [{"type": "ok"}]
+    for socket in (first, second, stranger):
+        await socket.disconnect()
+
+
+async def test_a_flooding_seat_does_no_database_work_and_others_play_on(
+    advance: Callable[[float], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import consumers as table_consumers
+
+    parsed = []
+    real = table_consumers.move_from_fields
+
+    def counting(ruleset: str, fields: Any) -> Any:
+        parsed.append(fields)
+        return real(ruleset, fields)
+
+    monkeypatch.setattr(table_consumers, "move_from_fields", counting)
+    noisy_table = await sync_to_async(start_table)("partisans", 5)
+    quiet_table = await sync_to_async(start_table)("partisans", 5)
+    noisy_user = (await sync_to_async(seated_users)(noisy_table))[0]
+    quiet_users = await sync_to_async(seated_users)(quiet_table)
+    leader = engine.view(await sync_to_async(load_state)(quiet_table), None)["leader"]
+    noisy, _, _ = await browser_socket(noisy_user, f"/ws/table/{noisy_table.code}/")
+    quiet, _, _ = await browser_socket(
+        quiet_users[leader], f"/ws/table/{quiet_table.code}/"
+    )
+    await noisy.receive_from(timeout=TIMEOUT)
+    await quiet.receive_from(timeout=TIMEOUT)
+    for _ in range(500):
+        await noisy.send_json_to({"action": "vote", "approve": "yes", "turn": "0"})
+    team = [str(leader), str((leader + 1) % 5)]
+    await quiet.send_json_to({"action": "propose", "team": team, "turn": "0"})
+    assert 'data-version="1"' in await quiet.receive_from(timeout=TIMEOUT)
+    burst = int(consumers.settings.WEBSOCKET_FRAME_BURST)
+    assert len(parsed) <= burst + 1  # the flood's burst, and the quiet table's move
+    await noisy.disconnect()
+    await quiet.disconnect()
