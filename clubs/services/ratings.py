@@ -230,6 +230,10 @@ def rating_game_rate(*, game: Game) -> RatedGame | None:
         ledger = _ledger(family)
         if RatedGame.objects.filter(game_id=game.pk).exists():
             return None
+        # Read under the lock: a call racing the game's end sees it either not yet
+        # over (and rates nothing) or already rated.
+        if not counted_games(family).filter(game_id=game.pk).exists():
+            return None
         finished = _finished(Seat.objects.filter(game_id=game.pk)).get(game.pk)
         if finished is None:
             return None
