@@ -4,7 +4,8 @@ games feed.
 A club's table is an ordinary ``games.Game`` with a :class:`ClubTable` beside it,
 created in the same transaction; the platform learns what that changes (who may see
 and join it, what its end counts for) through ``games.hooks``. A season's standings
-are read from the seats of its counted games; nothing here copies a result.
+are kept per player and side (:class:`SeasonTally`), added to as each counted game
+ends and taken from when one is voided; tests/clubs hold them equal to the seats.
 
 Ratings are openskill's (see ``docs/ratings.md``): one :class:`PlayerRating` per
 player and game family, one :class:`SideRating` per side of a game at a table size,
@@ -101,7 +102,7 @@ class Membership(models.Model):
     class Meta:
         verbose_name = _("membership")
         verbose_name_plural = _("memberships")
-        ordering = ["club", "joined_at", "pk"]
+        ordering = ["club_id", "joined_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], name="club_member_once"),
             models.UniqueConstraint(
@@ -132,7 +133,7 @@ class JoinRequest(models.Model):
     class Meta:
         verbose_name = _("request to join")
         verbose_name_plural = _("requests to join")
-        ordering = ["club", "created_at", "pk"]
+        ordering = ["club_id", "created_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], name="club_request_once")
         ]
@@ -163,7 +164,7 @@ class Invite(models.Model):
     class Meta:
         verbose_name = _("invite link")
         verbose_name_plural = _("invite links")
-        ordering = ["club", "-created_at", "-pk"]
+        ordering = ["club_id", "-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"invite to {self.club}"
@@ -190,7 +191,7 @@ class Notice(models.Model):
     class Meta:
         verbose_name = _("notice")
         verbose_name_plural = _("notices")
-        ordering = ["club", "-created_at", "-pk"]
+        ordering = ["club_id", "-created_at", "-pk"]
 
     def __str__(self) -> str:
         return self.title
@@ -213,7 +214,7 @@ class Season(models.Model):
     class Meta:
         verbose_name = _("season")
         verbose_name_plural = _("seasons")
-        ordering = ["club", "-starts_on", "-pk"]
+        ordering = ["club_id", "-starts_on", "-pk"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(ends_on__gte=models.F("starts_on")),
@@ -261,7 +262,7 @@ class MatchDay(models.Model):
     class Meta:
         verbose_name = _("match day")
         verbose_name_plural = _("match days")
-        ordering = ["club", "-starts_at", "-pk"]
+        ordering = ["club_id", "-starts_at", "-pk"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(seats__gte=3) & Q(seats__lte=200),
@@ -303,7 +304,7 @@ class MatchDaySignup(models.Model):
     class Meta:
         verbose_name = _("sign-up")
         verbose_name_plural = _("sign-ups")
-        ordering = ["match_day", "created_at", "pk"]
+        ordering = ["match_day_id", "created_at", "pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["match_day", "user"], name="match_day_signup_once"
@@ -367,6 +368,32 @@ class ClubTable(models.Model):
     @property
     def is_voided(self) -> bool:
         return self.voided_at is not None
+
+
+class SeasonTally(models.Model):
+    """A player's games and wins on one side in one season: a row of the standings,
+    kept as each counted game ends or is voided, so that the standings of a season
+    of thousands of games read a few hundred rows rather than group every seat."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="tallies")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    side = models.CharField(_("side"), max_length=16)
+    played = models.PositiveIntegerField(_("games"), default=0)
+    won = models.PositiveIntegerField(_("wins"), default=0)
+
+    class Meta:
+        verbose_name = _("season tally")
+        verbose_name_plural = _("season tallies")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "user", "side"], name="season_tally_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.season} as {self.side}: {self.won}/{self.played}"
 
 
 # --- ratings -----------------------------------------------------------------------
@@ -488,7 +515,7 @@ class RatingChange(models.Model):
     class Meta:
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
-        ordering = ["family", "number", "user"]
+        ordering = ["family", "number", "user_id"]
         indexes = [
             models.Index(fields=["user", "family", "number"], name="rating_change_user")
         ]

@@ -1,15 +1,15 @@
 """Reading clubs: who may see what, a club's page, a season's standings, the rating
 leaderboard and a player's ratings, the figures a match day's seating uses.
 
-Each page is a fixed number of queries whatever the club's size: standings are one
-grouped query over the seats of the season's counted games, the leaderboard one
-indexed query, the club page a handful.
+Each page is a fixed number of queries whatever the club's size: standings read the
+season's tallies (a row per player and side), the leaderboard one indexed query, the
+club page a handful.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,8 +32,10 @@ from clubs.models import (
     PlayerRating,
     RatingChange,
     Season,
+    SeasonTally,
 )
 from games.models import Game, Seat
+from history.presenters import profile_url_maker
 
 LEADERBOARD_MIN_GAMES = 5
 """A player is on a family's leaderboard after this many rated games: before that
@@ -153,7 +155,11 @@ def latest_notices(club: Club, limit: int = CLUB_PAGE_NOTICES) -> list[Notice]:
 
 
 def seasons_of(club: Club) -> list[Season]:
-    return list(Season.objects.filter(club=club).order_by("-starts_on", "-pk"))
+    return list(
+        Season.objects.filter(club=club)
+        .select_related("club")
+        .order_by("-starts_on", "-pk")
+    )
 
 
 def open_seasons(club: Club, today: dt.date | None = None) -> list[Season]:
@@ -165,7 +171,7 @@ def upcoming_days(club: Club) -> list[MatchDay]:
     since = timezone.now() - dt.timedelta(days=1)
     return list(
         MatchDay.objects.filter(club=club, starts_at__gte=since)
-        .select_related("season")
+        .select_related("club", "season")
         .annotate(signed=Count("signups"))
         .order_by("starts_at", "pk")
     )
@@ -218,8 +224,23 @@ def members_page(club: Club, *, admin: bool) -> MembersPage:
 
 def history_url(**filters: Any) -> str:
     """The history list narrowed to ``filters`` (``season`` is this app's filter)."""
-    query = {key: value for key, value in filters.items() if value is not None}
-    return f"{reverse('history:list')}?{urlencode(query)}"
+    return history_link_maker()(**filters)
+
+
+def history_link_maker() -> Callable[..., str]:
+    """``history_url`` with the list's address resolved once: a standings page
+    links every figure of every player (some 1,400 links for 200 players)."""
+    base = reverse("history:list")
+
+    def link(**filters: Any) -> str:
+        query = {key: value for key, value in filters.items() if value is not None}
+        return f"{base}?{urlencode(query)}"
+
+    return link
+
+
+def percent(won: int, played: int) -> str:
+    return f"{round(100 * won / played)}%" if played else "—"
 
 
 @dataclass(frozen=True)
@@ -233,6 +254,10 @@ class SideRecord:
     @property
     def rate(self) -> float | None:
         return self.won / self.played if self.played else None
+
+    @property
+    def percent(self) -> str:
+        return percent(self.won, self.played)
 
 
 @dataclass
@@ -249,10 +274,15 @@ class Standing:
     by_side: list[SideRecord] = field(default_factory=list)
     played_url: str = ""
     won_url: str = ""
+    profile_url: str = ""
 
     @property
     def rate(self) -> float | None:
         return self.won / self.played if self.played else None
+
+    @property
+    def percent(self) -> str:
+        return percent(self.won, self.played)
 
 
 def counted_seats(season: Season) -> QuerySet[Seat]:
@@ -265,25 +295,23 @@ def counted_seats(season: Season) -> QuerySet[Seat]:
 
 
 def standings(season: Season, sides: Sequence[str]) -> list[Standing]:
-    """The season's table: two queries (the grouped seats, the players' names)."""
+    """The season's table: one query over its tallies (a row per player and side,
+    kept as games end: ``SeasonTally``)."""
     rows = (
-        counted_seats(season)
-        .values("user_id", "side")
-        .annotate(played=Count("pk"), won=Count("pk", filter=Q(won=True)))
+        SeasonTally.objects.filter(season=season)
         .order_by()
+        .values_list(
+            "user_id", "user__username", "user__display_name", "side", "played", "won"
+        )
     )
     tallies: dict[int, dict[str, tuple[int, int]]] = {}
-    for row in rows:
-        tallies.setdefault(row["user_id"], {})[row["side"]] = (
-            row["played"],
-            row["won"],
-        )
-    users = User.objects.filter(pk__in=list(tallies))
-    names = {
-        pk: (username, name)
-        for pk, username, name in users.values_list("pk", "username", "display_name")
-    }
+    names: dict[int, tuple[str, str]] = {}
+    for user_id, username, name, side, played, won in rows:
+        tallies.setdefault(user_id, {})[side] = (played, won)
+        names[user_id] = (username, name)
     points = season.points or {}
+    history_url = history_link_maker()
+    profile_url = profile_url_maker()
     lines = []
     for user_id, by_side in tallies.items():
         username, name = names[user_id]
@@ -296,6 +324,7 @@ def standings(season: Season, sides: Sequence[str]) -> list[Standing]:
             points=0,
             played_url=history_url(season=season.pk, player=username),
             won_url=history_url(season=season.pk, player=username, won=1),
+            profile_url=profile_url(username),
         )
         for side, (played, won) in by_side.items():
             scheme = points.get(side, {"win": 1, "loss": 0})

@@ -508,6 +508,7 @@ def season_page(request: HttpRequest, slug: str, season: int) -> HttpResponse:
     club, member = _inside(request, slug)
     found = _season(club, season)
     sides = sides_of(found.family)
+    standings = selectors.standings(found, sides)
     return render(
         request,
         "clubs/season.html",
@@ -518,7 +519,8 @@ def season_page(request: HttpRequest, slug: str, season: int) -> HttpResponse:
             "family_label": family_label(found.family),
             "sides": presenters.side_headers(found, sides),
             "points": presenters.points_scheme(found, sides),
-            "standings": selectors.standings(found, sides),
+            "standings": standings,
+            "rows": presenters.standings_rows(standings),
             "games": selectors.season_game_count(found),
             "voided": selectors.voided_games(found),
             "recent": selectors.season_recent(found)
@@ -608,6 +610,7 @@ def day_page(request: HttpRequest, slug: str, day: int) -> HttpResponse:
     club, member = _inside(request, slug)
     found = _day(club, day)
     signups = selectors.signups_of(found)
+    tables = presenters.day_tables(signups)
     viewer = _viewer(request)
     return render(
         request,
@@ -617,7 +620,8 @@ def day_page(request: HttpRequest, slug: str, day: int) -> HttpResponse:
             "member": member,
             "day": found,
             "signups": signups,
-            "tables": presenters.day_tables(signups),
+            "tables": tables,
+            "equal_chances": presenters.equal_chances(found, tables),
             "signed_up": viewer is not None
             and any(signup.user_id == viewer.pk for signup in signups),
             "started": found.has_started(),
@@ -687,6 +691,7 @@ def ratings(request: HttpRequest, family: str = "") -> HttpResponse:
         family = families[0][0]
     if family not in dict(families):
         raise Http404
+    board = selectors.leaderboard(family)
     return render(
         request,
         "clubs/ratings.html",
@@ -694,7 +699,8 @@ def ratings(request: HttpRequest, family: str = "") -> HttpResponse:
             "families": families,
             "family": family,
             "family_label": family_label(family),
-            "board": selectors.leaderboard(family),
+            "board": board,
+            "rows": presenters.leaderboard_rows(board),
             "min_games": selectors.LEADERBOARD_MIN_GAMES,
         },
     )

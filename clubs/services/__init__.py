@@ -37,9 +37,11 @@ from clubs.services.matchdays import (
 )
 from clubs.services.ratings import (
     game_finished,
+    league_game_void,
     rating_game_rate,
     ratings_rebuild,
     ratings_remove_game,
+    season_tallies_rebuild,
 )
 
 __all__ = [
@@ -56,6 +58,7 @@ __all__ = [
     "join_request_cancel",
     "join_request_create",
     "join_request_decline",
+    "league_game_void",
     "match_day_create",
     "match_day_seat",
     "match_day_signup",
@@ -73,5 +76,6 @@ __all__ = [
     "require_admin",
     "require_member",
     "season_create",
+    "season_tallies_rebuild",
     "usable_invite",
 ]

@@ -20,7 +20,7 @@ from clubs import errors
 from clubs.families import family_codes, family_of_ruleset, sides_of
 from clubs.models import Club, ClubTable, MatchDay, RatingLedger, Season
 from clubs.services.clubs import require_admin, require_member
-from clubs.services.ratings import ratings_remove_game
+from clubs.services.ratings import league_game_void
 from games import services as game_services
 from games.models import Game
 
@@ -164,5 +164,5 @@ def game_void(*, club: Club, admin: User, game: Game, reason: str) -> ClubTable:
         table.void_reason = reason
         table.voided_by = admin
         table.save(update_fields=["voided_at", "void_reason", "voided_by"])
-        ratings_remove_game(game=game)
+        league_game_void(game=game, season_id=table.season_id)
     return table

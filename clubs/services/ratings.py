@@ -1,12 +1,14 @@
-"""Writing ratings: a counted game's result into its players' ratings, once; a
-voided game's result back out of them; a fresh computation from every counted game.
+"""Writing a league game's result: into its season's standings and its players'
+ratings when it ends, once; back out of both when it is voided; and a fresh
+computation of either from every counted game.
 
-The arithmetic is ``clubs.rating`` (openskill); this module loads and stores. All
-rating writes of a game family hold that family's :class:`RatingLedger` row lock, so
-games are rated one at a time in one order (``RatedGame.number``), and a
-recomputation can rewind to any game and replay the ones after it. The unique
-``RatedGame`` row per game, checked under that lock, is what makes a retried or
-doubled finish rate a game exactly once.
+The rating arithmetic is ``clubs.rating`` (openskill); this module loads and stores.
+All these writes for a game family hold that family's :class:`RatingLedger` row
+lock, so games are counted and rated one at a time in one order
+(``RatedGame.number``), and a recomputation can rewind to any game and replay the
+ones after it. A game enters the standings when its ``ClubTable.counted`` turns
+true and the ratings when its unique ``RatedGame`` row is written, each checked
+under the lock: a retried or doubled finish counts and rates a game exactly once.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from clubs.families import family_of_ruleset
 from clubs.models import (
@@ -27,6 +29,8 @@ from clubs.models import (
     RatedGame,
     RatingChange,
     RatingLedger,
+    Season,
+    SeasonTally,
     SideRating,
 )
 from clubs.rating import Book, GameResult, Rated, SeatResult, SideKey, Skill
@@ -44,18 +48,80 @@ class Finished:
 
 def game_finished(game: Game) -> None:
     """``games.hooks.finish_hooks``: inside the transaction that ends ``game``. A
-    season's table now counts for its season, and its result goes into the
-    ratings."""
+    season's table now counts for its season: its result goes into the standings
+    and the ratings."""
     table = (
         ClubTable.objects.filter(game_id=game.pk, season__isnull=False)
-        .only("pk", "counted", "voided_at")
+        .values("season_id", "voided_at")
         .first()
     )
-    if table is None or table.voided_at is not None:
+    if table is None or table["voided_at"] is not None:
         return
-    if not table.counted:
-        ClubTable.objects.filter(pk=table.pk).update(counted=True)
-    rating_game_rate(game=game)
+    with transaction.atomic():
+        # The table's row first, then the family's ledger: the order a void takes.
+        newly = ClubTable.objects.filter(game_id=game.pk, counted=False).update(
+            counted=True
+        )
+        ledger = _ledger(family_of_ruleset(game.ruleset))
+        if newly:
+            _tally(table["season_id"], game.pk, +1)
+        _rate(game, ledger)
+
+
+def _tally(season_id: int, game_id: int, step: int) -> None:
+    """Add (``step`` 1) or take away (-1) one game's seats in its season's standings.
+    Called under the family's ledger lock: no two games change tallies at once."""
+    seats = list(
+        Seat.objects.filter(game_id=game_id).values_list("user_id", "side", "won")
+    )
+    SeasonTally.objects.bulk_create(
+        [
+            SeasonTally(season_id=season_id, user_id=user_id, side=side)
+            for user_id, side, _won in seats
+        ],
+        ignore_conflicts=True,
+    )
+    groups: dict[tuple[str, bool], list[int]] = {}
+    for user_id, side, won in seats:
+        groups.setdefault((side, bool(won)), []).append(user_id)
+    for (side, won), user_ids in sorted(groups.items()):
+        SeasonTally.objects.filter(
+            season_id=season_id, side=side, user_id__in=user_ids
+        ).update(
+            played=F("played") + step,
+            won=F("won") + (step if won else 0),
+        )
+    if step < 0:
+        SeasonTally.objects.filter(season_id=season_id, played=0).delete()
+
+
+def season_tallies_rebuild(*, season: Season) -> int:
+    """The standings of ``season`` counted afresh from the seats of its counted
+    games (a bulk load, or a check). Returns the number of rows."""
+    with transaction.atomic():
+        _ledger(season.family)
+        SeasonTally.objects.filter(season=season).delete()
+        games = ClubTable.objects.filter(
+            season=season, counted=True, voided_at__isnull=True
+        ).values("game_id")
+        rows = (
+            Seat.objects.filter(game_id__in=games)
+            .values("user_id", "side")
+            .annotate(played=Count("pk"), won=Count("pk", filter=Q(won=True)))
+            .order_by()
+        )
+        tallies = SeasonTally.objects.bulk_create(
+            [SeasonTally(season=season, **row) for row in rows], batch_size=1000
+        )
+    return len(tallies)
+
+
+def league_game_void(*, game: Game, season_id: int) -> None:
+    """A voided game leaves its season's standings and its family's ratings."""
+    with transaction.atomic():
+        _ledger(family_of_ruleset(game.ruleset))
+        _tally(season_id, game.pk, -1)
+        ratings_remove_game(game=game)
 
 
 def counted_games(family: str) -> QuerySet[ClubTable]:
@@ -72,9 +138,13 @@ def counted_games(family: str) -> QuerySet[ClubTable]:
 
 
 def _ledger(family: str) -> RatingLedger:
-    """The family's ledger row, locked until the transaction ends."""
-    RatingLedger.objects.get_or_create(family=family)
-    return RatingLedger.objects.select_for_update().get(family=family)
+    """The family's ledger row, locked until the transaction ends (created the
+    first time a family has a season)."""
+    ledger = RatingLedger.objects.select_for_update().filter(family=family).first()
+    if ledger is None:
+        RatingLedger.objects.get_or_create(family=family)
+        ledger = RatingLedger.objects.select_for_update().get(family=family)
+    return ledger
 
 
 def _finished(seats: QuerySet[Seat]) -> dict[int, Finished]:
@@ -110,20 +180,34 @@ def _side_key(text: str) -> SideKey:
     return (ruleset, int(players), side)
 
 
+def _side_rows(keys: Iterable[SideKey]) -> dict[SideKey, SideRating]:
+    keys = set(keys)
+    if not keys:
+        return {}
+    condition = Q()
+    for ruleset, players, side in keys:
+        condition |= Q(ruleset=ruleset, players=players, side=side)
+    return {
+        (row.ruleset, row.players, row.side): row
+        for row in SideRating.objects.filter(condition)
+    }
+
+
+def _player_rows(family: str, user_ids: Iterable[int]) -> dict[int, PlayerRating]:
+    return {
+        row.user_id: row
+        for row in PlayerRating.objects.filter(family=family, user_id__in=set(user_ids))
+    }
+
+
 def _load_book(family: str, user_ids: Iterable[int], keys: Iterable[SideKey]) -> Book:
     book = Book()
-    for rating in PlayerRating.objects.filter(family=family, user_id__in=set(user_ids)):
-        book.players[rating.user_id] = Skill(rating.mu, rating.sigma)
-        book.games[rating.user_id] = rating.games
-    keys = set(keys)
-    if keys:
-        condition = Q()
-        for ruleset, players, side in keys:
-            condition |= Q(ruleset=ruleset, players=players, side=side)
-        for side_rating in SideRating.objects.filter(condition):
-            key = (side_rating.ruleset, side_rating.players, side_rating.side)
-            book.sides[key] = Skill(side_rating.mu, side_rating.sigma)
-            book.side_games[key] = side_rating.games
+    for user_id, rating in _player_rows(family, user_ids).items():
+        book.players[user_id] = Skill(rating.mu, rating.sigma)
+        book.games[user_id] = rating.games
+    for key, side_rating in _side_rows(keys).items():
+        book.sides[key] = Skill(side_rating.mu, side_rating.sigma)
+        book.side_games[key] = side_rating.games
     return book
 
 
@@ -165,57 +249,67 @@ def _store_book(
     family: str, book: Book, user_ids: Iterable[int], keys: Iterable[SideKey]
 ) -> None:
     """Write the book's ratings of ``user_ids`` and ``keys``; a player or side left
-    with no rated game has no rating row (as in a fresh computation)."""
-    user_ids, keys = set(user_ids), set(keys)
-    existing = {
-        rating.user_id: rating
-        for rating in PlayerRating.objects.filter(family=family, user_id__in=user_ids)
-    }
-    to_update, to_create, to_delete = [], [], []
-    for user_id in sorted(user_ids):
+    with no rated game has no rating row (as in a fresh computation). A few bulk
+    queries, whatever the number of players."""
+    players = _player_rows(family, user_ids)
+    created: list[PlayerRating] = []
+    for user_id in sorted(set(user_ids)):
         games = book.games.get(user_id, 0)
-        row = existing.get(user_id)
         if games == 0:
-            if row is not None:
-                to_delete.append(row.pk)
             continue
         skill = book.players[user_id]
-        fields = {
-            "mu": skill.mu,
-            "sigma": skill.sigma,
-            "ordinal": skill.ordinal,
-            "games": games,
-        }
-        if row is None:
-            to_create.append(PlayerRating(user_id=user_id, family=family, **fields))
-        else:
-            for name, value in fields.items():
-                setattr(row, name, value)
-            to_update.append(row)
-    PlayerRating.objects.filter(pk__in=to_delete).delete()
-    PlayerRating.objects.bulk_create(to_create, batch_size=500)
-    PlayerRating.objects.bulk_update(
-        to_update, ["mu", "sigma", "ordinal", "games"], batch_size=500
-    )
-    for key in sorted(keys):
-        ruleset, players, side = key
-        games = book.side_games.get(key, 0)
-        rows = SideRating.objects.filter(ruleset=ruleset, players=players, side=side)
-        if games == 0:
-            rows.delete()
-            continue
-        skill = book.sides[key]
-        SideRating.objects.update_or_create(
-            ruleset=ruleset,
-            players=players,
-            side=side,
-            defaults={
-                "family": family,
-                "mu": skill.mu,
-                "sigma": skill.sigma,
-                "games": games,
-            },
+        row = players.get(user_id) or PlayerRating(user_id=user_id, family=family)
+        row.mu, row.sigma, row.ordinal, row.games = (
+            skill.mu,
+            skill.sigma,
+            skill.ordinal,
+            games,
         )
+        if row.pk is None:
+            created.append(row)
+    _write_rows(
+        PlayerRating,
+        created,
+        [row for row in players.values() if row.games and row.pk],
+        [row.pk for user_id, row in players.items() if not book.games.get(user_id)],
+        ["mu", "sigma", "ordinal", "games"],
+    )
+    sides = _side_rows(keys)
+    created_sides: list[SideRating] = []
+    for key in sorted(set(keys)):
+        games = book.side_games.get(key, 0)
+        if games == 0:
+            continue
+        ruleset, size, side = key
+        skill = book.sides[key]
+        side_row = sides.get(key) or SideRating(
+            family=family, ruleset=ruleset, players=size, side=side
+        )
+        side_row.mu, side_row.sigma, side_row.games = skill.mu, skill.sigma, games
+        if side_row.pk is None:
+            created_sides.append(side_row)
+    _write_rows(
+        SideRating,
+        created_sides,
+        [row for key, row in sides.items() if book.side_games.get(key)],
+        [row.pk for key, row in sides.items() if not book.side_games.get(key)],
+        ["mu", "sigma", "games"],
+    )
+
+
+def _write_rows(
+    model: Any,
+    created: list[Any],
+    updated: list[Any],
+    deleted: list[int],
+    fields: list[str],
+) -> None:
+    if deleted:
+        model.objects.filter(pk__in=deleted).delete()
+    if created:
+        model.objects.bulk_create(created, batch_size=500)
+    if updated:
+        model.objects.bulk_update(updated, fields, batch_size=500)
 
 
 # --- the three writes --------------------------------------------------------------
@@ -225,36 +319,40 @@ def rating_game_rate(*, game: Game) -> RatedGame | None:
     """Put one counted, finished game into its family's ratings, exactly once: a
     second call for the same game (a retried finish, two finishes racing) finds its
     ``RatedGame`` under the ledger lock and changes nothing."""
-    family = family_of_ruleset(game.ruleset)
     with transaction.atomic():
-        ledger = _ledger(family)
-        if RatedGame.objects.filter(game_id=game.pk).exists():
-            return None
-        # Read under the lock: a call racing the game's end sees it either not yet
-        # over (and rates nothing) or already rated.
-        if not counted_games(family).filter(game_id=game.pk).exists():
-            return None
-        finished = _finished(Seat.objects.filter(game_id=game.pk)).get(game.pk)
-        if finished is None:
-            return None
-        result = finished.result
-        keys = [(result.ruleset, result.players, s.side) for s in result.seats]
-        book = _load_book(family, [s.user_id for s in result.seats], keys)
-        rated = book.apply(result)
-        if rated is None:
-            return None
-        ledger.rated += 1
-        ledger.save(update_fields=["rated"])
-        rated_game = RatedGame.objects.create(
-            game_id=game.pk,
-            family=family,
-            number=ledger.rated,
-            sides=_sides_json(rated),
-        )
-        RatingChange.objects.bulk_create(
-            _changes(family, rated_game, rated, finished.finished_at)
-        )
-        _store_book(family, book, rated.players, rated.sides)
+        return _rate(game, _ledger(family_of_ruleset(game.ruleset)))
+
+
+def _rate(game: Game, ledger: RatingLedger) -> RatedGame | None:
+    """:func:`rating_game_rate` with the family's ledger locked."""
+    family = ledger.family
+    if RatedGame.objects.filter(game_id=game.pk).exists():
+        return None
+    # Read under the lock: a call racing the game's end sees it either not yet
+    # over (and rates nothing) or already rated.
+    if not counted_games(family).filter(game_id=game.pk).exists():
+        return None
+    finished = _finished(Seat.objects.filter(game_id=game.pk)).get(game.pk)
+    if finished is None:
+        return None
+    result = finished.result
+    keys = [(result.ruleset, result.players, s.side) for s in result.seats]
+    book = _load_book(family, [s.user_id for s in result.seats], keys)
+    rated = book.apply(result)
+    if rated is None:
+        return None
+    ledger.rated += 1
+    ledger.save(update_fields=["rated"])
+    rated_game = RatedGame.objects.create(
+        game_id=game.pk,
+        family=family,
+        number=ledger.rated,
+        sides=_sides_json(rated),
+    )
+    RatingChange.objects.bulk_create(
+        _changes(family, rated_game, rated, finished.finished_at)
+    )
+    _store_book(family, book, rated.players, rated.sides)
     return rated_game
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from clubs import errors, selectors, services
 from clubs.families import family_codes, hidden_side, rulesets_of, sides_of
-from clubs.models import ClubTable, Season
+from clubs.models import ClubTable, Season, SeasonTally
 from games import engine
 from games.families.registry import playable_rulesets
 from games.models import Game, Seat
@@ -221,3 +221,28 @@ def test_a_member_who_left_keeps_their_season_record(club: ClubSetup) -> None:
     assert leaver.username in {
         line.username for line in selectors.standings(season, ["good", "evil"])
     }
+
+
+def test_the_kept_tallies_equal_a_recount_after_ends_retries_and_voids(
+    club: ClubSetup,
+) -> None:
+    season = open_season(club)
+    everyone = club.everyone
+    games = [
+        league_game(club, [everyone[(seed + i) % 10] for i in range(5)], season, seed)
+        for seed in range(4)
+    ]
+
+    def tallies() -> list[tuple]:
+        return sorted(
+            SeasonTally.objects.filter(season=season).values_list(
+                "user_id", "side", "played", "won"
+            )
+        )
+
+    services.game_finished(games[0])  # a retried finish adds nothing
+    services.game_void(club=club.club, admin=club.admin, game=games[1], reason="x")
+    kept = tallies()
+    assert services.season_tallies_rebuild(season=season) == len(kept)
+    assert tallies() == kept
+    assert all(played > 0 for _user, _side, played, _won in kept)
