@@ -27,18 +27,20 @@ from games import errors as game_errors
 from games import services as game_services
 from games.models import ChatMessage, Game
 from games.selectors import (
-    game_by_code,
     lobby_tables,
     my_tables,
     players_of,
+    reachable_game,
     table_context,
 )
 
 TABLE_LIST_LIMIT = 100
 
 
-def _game(code: str) -> Game:
-    game = game_by_code(code)
+def _game(code: str, call: Call) -> Game:
+    """The table, or "no such table" when the caller may not know it exists (a
+    club's members-only table, to an outsider: ``games.hooks``)."""
+    game = reachable_game(code, call.user)
     if game is None:
         raise game_errors.TableNotFound
     return game
@@ -139,7 +141,7 @@ def _table_create(call: Call) -> HttpResponse:
         name=body.get("name", ""),
     )
     url = reverse("api:table", kwargs={"code": game.code})
-    answer = _table(_game(game.code))
+    answer = _table(_game(game.code, call))
     return json_response(answer, status=201, headers={"Location": url})
 
 
@@ -152,11 +154,11 @@ tables = endpoint(
 
 
 def _table_get(call: Call, code: str) -> HttpResponse:
-    return json_response(_table(_game(code)))
+    return json_response(_table(_game(code, call)))
 
 
 def _table_close(call: Call, code: str) -> HttpResponse:
-    game_services.table_close(game=_game(code), host=call.caller)
+    game_services.table_close(game=_game(code, call), host=call.caller)
     return HttpResponse(status=204)
 
 
@@ -164,18 +166,18 @@ table = endpoint(GET=Route(_table_get), DELETE=Route(_table_close))
 
 
 def _seat_join(call: Call, code: str) -> HttpResponse:
-    game_services.seat_join(game=_game(code), user=call.caller)
-    return json_response(_table(_game(code)))
+    game_services.seat_join(game=_game(code, call), user=call.caller)
+    return json_response(_table(_game(code, call)))
 
 
 def _seat_leave(call: Call, code: str) -> HttpResponse:
-    game_services.seat_leave(game=_game(code), user=call.caller)
-    return json_response(_table(_game(code)))
+    game_services.seat_leave(game=_game(code, call), user=call.caller)
+    return json_response(_table(_game(code, call)))
 
 
 def _game_start(call: Call, code: str) -> HttpResponse:
-    game_services.game_start(game=_game(code), user=call.caller)
-    return json_response(_table(_game(code)))
+    game_services.game_start(game=_game(code, call), user=call.caller)
+    return json_response(_table(_game(code, call)))
 
 
 join = endpoint(POST=Route(_seat_join, body="EmptyRequest"))
@@ -187,7 +189,7 @@ start = endpoint(POST=Route(_game_start, body="EmptyRequest"))
 
 
 def _view(call: Call, code: str) -> HttpResponse:
-    return json_response(_envelope(_game(code), call))
+    return json_response(_envelope(_game(code, call), call))
 
 
 view = endpoint(GET=Route(_view))
@@ -197,7 +199,7 @@ def _act(call: Call, code: str) -> HttpResponse:
     """The answer to a move is the caller's view right after it (its ``version`` is
     the move's own; pushes bring later moves). A refused move answers with the
     error and the caller's view of the table as it stands now."""
-    game = _game(code)
+    game = _game(code, call)
     try:
         game = game_services.game_act(
             game=game,
@@ -206,7 +208,7 @@ def _act(call: Call, code: str) -> HttpResponse:
             turn=call.body["turn"],
         )
     except game_errors.GameError as exc:
-        fresh = game_by_code(code)
+        fresh = reachable_game(code, call.user)
         extra = {"view": _envelope(fresh, call)} if fresh is not None else None
         return error_response(exc, extra=extra)
     return json_response(_envelope(game, call))
@@ -219,7 +221,7 @@ actions = endpoint(POST=Route(_act, body="ActionRequest"))
 
 
 def _chat_list(call: Call, code: str) -> HttpResponse:
-    game = _game(code)
+    game = _game(code, call)
     ctx = table_context(game, call.user, with_chat=False)
     channels = list(ctx.chat_channels)
     wanted = call.query.get("channel")
@@ -238,7 +240,7 @@ def _chat_list(call: Call, code: str) -> HttpResponse:
 
 def _chat_post(call: Call, code: str) -> HttpResponse:
     message = game_services.chat_post(
-        game=_game(code),
+        game=_game(code, call),
         user=call.caller,
         text=call.body["text"],
         channel=call.body.get("channel", ChatMessage.Channel.TABLE),

@@ -184,3 +184,19 @@ async def test_a_removed_members_socket_closes_and_the_others_stay() -> None:
     assert not connected and code == 4404
     for user in (staying, watcher):
         await sockets[user.pk].disconnect()
+
+
+@pytest.mark.django_db
+def test_the_api_hides_a_private_clubs_table_from_outsiders(
+    private_club: ClubSetup,
+) -> None:
+    from tests.api.support import program
+
+    club = private_club
+    game = league_table(club, club.everyone[:5])
+    outsider, member = program(), program(club.members[-1])
+    for path in (f"tables/{game.code}", f"tables/{game.code}/view"):
+        assert outsider.get(path).status == 404, path
+        assert member.get(path).status == 200, path
+    assert outsider.post(f"tables/{game.code}/join").status == 404
+    assert game.code not in str(outsider.get("tables").body)
