@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clubs.families import (
     family_codes,
@@ -40,7 +41,7 @@ class DateTimeInput(forms.DateTimeInput):
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=60)
+    name = forms.CharField(label=pgettext_lazy("club", "Name"), max_length=60)
     slug = forms.CharField(
         label=_("Address"),
         max_length=40,
@@ -106,7 +107,7 @@ class SeasonForm(forms.Form):
     """Name, game family, dates, and points per side of every family (each shown
     with its own legend; only the chosen family's are read)."""
 
-    name = forms.CharField(label=_("Name"), max_length=60)
+    name = forms.CharField(label=pgettext_lazy("season", "Name"), max_length=60)
     family = forms.ChoiceField(label=_("Games"), choices=())
     starts_on = forms.DateField(label=_("Starts"), widget=DateInput())
     ends_on = forms.DateField(label=_("Ends"), widget=DateInput())

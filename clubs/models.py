@@ -26,6 +26,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Game
 
@@ -97,7 +98,7 @@ class Membership(models.Model):
     role = models.CharField(
         _("role"), max_length=8, choices=Role.choices, default=Role.MEMBER
     )
-    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+    joined_at = models.DateTimeField(pgettext_lazy("club", "joined"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("membership")

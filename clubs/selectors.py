@@ -310,11 +310,14 @@ def standings(season: Season, sides: Sequence[str]) -> list[Standing]:
         tallies.setdefault(user_id, {})[side] = (played, won)
         names[user_id] = (username, name)
     points = season.points or {}
-    history_url = history_link_maker()
+    base = history_link_maker()(season=season.pk)
     profile_url = profile_url_maker()
+    side_params = {side: f"&{urlencode({'side': side})}" for side in sides}
     lines = []
     for user_id, by_side in tallies.items():
         username, name = names[user_id]
+        # The player's games in the season; each figure adds its own filters.
+        games = f"{base}&{urlencode({'player': username})}"
         line = Standing(
             rank=0,
             username=username,
@@ -322,8 +325,8 @@ def standings(season: Season, sides: Sequence[str]) -> list[Standing]:
             played=sum(played for played, _won in by_side.values()),
             won=sum(won for _played, won in by_side.values()),
             points=0,
-            played_url=history_url(season=season.pk, player=username),
-            won_url=history_url(season=season.pk, player=username, won=1),
+            played_url=games,
+            won_url=f"{games}&won=1",
             profile_url=profile_url(username),
         )
         for side, (played, won) in by_side.items():
@@ -336,28 +339,19 @@ def standings(season: Season, sides: Sequence[str]) -> list[Standing]:
                     side=side,
                     played=played,
                     won=won,
-                    played_url=history_url(
-                        season=season.pk, player=username, side=side
-                    ),
-                    won_url=history_url(
-                        season=season.pk, player=username, side=side, won=1
-                    ),
+                    played_url=f"{games}{side_params[side]}",
+                    won_url=f"{games}{side_params[side]}&won=1",
                 )
             )
         lines.append(line)
     lines.sort(key=lambda line: (-line.points, -line.won, line.played, line.name))
     for index, line in enumerate(lines):
         previous = lines[index - 1] if index else None
-        same = previous is not None and (
-            previous.points,
-            previous.won,
-            previous.played,
-        ) == (
-            line.points,
-            line.won,
-            line.played,
+        tie = previous is not None and (
+            (previous.points, previous.won, previous.played)
+            == (line.points, line.won, line.played)
         )
-        line.rank = previous.rank if same and previous else index + 1
+        line.rank = previous.rank if tie and previous is not None else index + 1
     return lines
 
 
