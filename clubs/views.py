@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from clubs import errors, presenters, selectors, services
+from clubs import errors, notices, presenters, selectors, services
 from clubs.families import family_codes, family_label, sides_of
 from clubs.forms import (
     ClubEditForm,
@@ -128,6 +128,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     member = selectors.membership(club, viewer)
     context: dict[str, Any] = {
         "club": club,
+        "description": notices.render(club.description),
         "member": member,
         "members": selectors.member_count(club),
         "inside": selectors.can_see(club, member),
