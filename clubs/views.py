@@ -354,28 +354,22 @@ def invite_revoke(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def invite(request: HttpRequest, token: str) -> HttpResponse:
-    """An invite link: the club it opens, and a button to join (after logging in)."""
+    """An invite link: the club it opens, and a button to join (after logging in).
+    A link that no longer works says so (410 Gone) and names no club."""
     found = services.usable_invite(token)
+    if found is None:
+        return render(request, "clubs/invite.html", {"invite": None}, status=410)
     if request.method == "POST" and request.user.is_authenticated:
         try:
             services.invite_accept(token=token, user=request.user)
         except GameError as exc:
             messages.error(request, str(exc))
-            if found is None:
-                return render(
-                    request, "clubs/invite.html", {"invite": None}, status=410
-                )
         else:
             messages.success(request, gettext("You joined the club."))
-        if found is not None:
-            return redirect(found.club)
-    status = 200 if found is not None else 410
-    member = found is not None and selectors.membership(found.club, _viewer(request))
+        return redirect(found.club)
+    member = selectors.membership(found.club, _viewer(request))
     return render(
-        request,
-        "clubs/invite.html",
-        {"invite": found, "already": bool(member)},
-        status=status,
+        request, "clubs/invite.html", {"invite": found, "already": member is not None}
     )
 
 
