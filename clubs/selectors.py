@@ -243,13 +243,11 @@ def percent(won: int, played: int) -> str:
     return f"{round(100 * won / played)}%" if played else "—"
 
 
-@dataclass(frozen=True)
-class SideRecord:
-    side: str
+class WinRate:
+    """Games played and won, as a rate and as the percentage a page prints."""
+
     played: int
     won: int
-    played_url: str
-    won_url: str
 
     @property
     def rate(self) -> float | None:
@@ -260,8 +258,17 @@ class SideRecord:
         return percent(self.won, self.played)
 
 
+@dataclass(frozen=True)
+class SideRecord(WinRate):
+    side: str
+    played: int
+    won: int
+    played_url: str
+    won_url: str
+
+
 @dataclass
-class Standing:
+class Standing(WinRate):
     """One player's line: games, wins, points and the win rate on each side, each
     figure linked to the history list of exactly its games."""
 
@@ -275,14 +282,6 @@ class Standing:
     played_url: str = ""
     won_url: str = ""
     profile_url: str = ""
-
-    @property
-    def rate(self) -> float | None:
-        return self.won / self.played if self.played else None
-
-    @property
-    def percent(self) -> str:
-        return percent(self.won, self.played)
 
 
 def counted_seats(season: Season) -> QuerySet[Seat]:

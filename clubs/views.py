@@ -59,6 +59,16 @@ def _inside(request: HttpRequest, slug: str) -> tuple[Club, Membership | None]:
     return club, member
 
 
+def _admin_club(request: HttpRequest, slug: str) -> Club:
+    """The club, for one of its admins' pages; 404 to anyone else."""
+    club = _club(slug)
+    try:
+        services.require_admin(club, request.user)
+    except errors.ClubError as exc:
+        raise Http404 from exc
+    return club
+
+
 def _back(request: HttpRequest, default: str) -> HttpResponseRedirect:
     """Back to the page the form was on (this site only), else ``default``."""
     target = request.POST.get("next", "")
@@ -151,11 +161,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _club(slug)
-    try:
-        services.require_admin(club, request.user)
-    except errors.ClubError as exc:
-        raise Http404 from exc
+    club = _admin_club(request, slug)
     initial = {
         "name": club.name,
         "description": club.description,
@@ -466,11 +472,7 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def season_new(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _club(slug)
-    try:
-        services.require_admin(club, request.user)
-    except errors.ClubError as exc:
-        raise Http404 from exc
+    club = _admin_club(request, slug)
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -564,11 +566,7 @@ def game_void(request: HttpRequest, slug: str, code: str) -> HttpResponse:
 
 @login_required
 def day_new(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _club(slug)
-    try:
-        services.require_admin(club, request.user)
-    except errors.ClubError as exc:
-        raise Http404 from exc
+    club = _admin_club(request, slug)
     seasons = [
         s for s in selectors.seasons_of(club) if not s.ends_on < timezone.localdate()
     ]

@@ -110,31 +110,52 @@ def club_table_create(
         if not season.is_open():
             raise errors.SeasonClosed
     with game_services.table_transaction():
-        game = game_services.game_create(
+        return _open_table(
+            ClubTable(club=club, season=season, is_members_only=members_only),
             host=user,
             ruleset=ruleset,
             seat_count=seat_count,
             options=options,
-            is_private=False,
             name=name,
         )
-        ClubTable.objects.create(
-            game=game, club=club, season=season, is_members_only=members_only
-        )
-    return game
 
 
 def open_match_table(
     *, club: Club, day: MatchDay, host: User, seat_count: int, name: str
 ) -> Game:
     """One of a match day's tables (inside the match day's own transaction)."""
-    game = game_services.game_create(
-        host=host, ruleset=day.ruleset, seat_count=seat_count, name=name
+    return _open_table(
+        ClubTable(club=club, season=day.season, match_day=day, is_members_only=True),
+        host=host,
+        ruleset=day.ruleset,
+        seat_count=seat_count,
+        options=None,
+        name=name,
     )
-    ClubTable.objects.create(
-        game=game, club=club, season=day.season, match_day=day, is_members_only=True
+
+
+def _open_table(
+    table: ClubTable,
+    *,
+    host: User,
+    ruleset: str,
+    seat_count: int,
+    options: Mapping[str, Any] | None,
+    name: str,
+) -> Game:
+    """The game through ``games.services`` and its ``table`` row beside it, in the
+    caller's transaction. A club's game is never a private table: who sees it is
+    the club's to say (``clubs.access``)."""
+    table.game = game_services.game_create(
+        host=host,
+        ruleset=ruleset,
+        seat_count=seat_count,
+        options=options,
+        is_private=False,
+        name=name,
     )
-    return game
+    table.save(force_insert=True)
+    return table.game
 
 
 def game_void(*, club: Club, admin: User, game: Game, reason: str) -> ClubTable:

@@ -135,9 +135,9 @@ def _session_cookie(user: User) -> str:
     return client_for(user).cookies["sessionid"].value
 
 
-async def _connect(user: User, code: str) -> WebsocketCommunicator:
+async def _socket(user: User, code: str) -> WebsocketCommunicator:
     cookie = await sync_to_async(_session_cookie)(user)
-    communicator = WebsocketCommunicator(
+    return WebsocketCommunicator(
         application,
         f"/ws/table/{code}/",
         headers=[
@@ -146,6 +146,10 @@ async def _connect(user: User, code: str) -> WebsocketCommunicator:
             (b"cookie", f"sessionid={cookie}".encode()),
         ],
     )
+
+
+async def _connect(user: User, code: str) -> WebsocketCommunicator:
+    communicator = await _socket(user, code)
     connected, _ = await communicator.connect()
     assert connected
     return communicator
@@ -171,15 +175,7 @@ async def test_a_removed_members_socket_closes_and_the_others_stay() -> None:
     for user in (staying, watcher):
         assert await sockets[user.pk].receive_nothing(timeout=0.5)
     # A new connection is refused too.
-    cookie = await sync_to_async(_session_cookie)(removed)
-    again = WebsocketCommunicator(
-        application,
-        f"/ws/table/{game.code}/",
-        headers=[
-            (b"origin", b"http://127.0.0.1"),
-            (b"cookie", f"sessionid={cookie}".encode()),
-        ],
-    )
+    again = await _socket(removed, game.code)
     connected, code = await again.connect()
     assert not connected and code == 4404
     for user in (staying, watcher):
