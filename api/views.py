@@ -57,10 +57,10 @@ from games.families.registry import words_of
 from games.models import Game
 from games.schemas import Channel
 from games.selectors import (
-    game_by_code,
     lobby_tables,
     my_tables,
     players_of,
+    reachable_game,
     seat_view,
     table_context,
 )
@@ -195,15 +195,17 @@ def _user(request: HttpRequest) -> Any:
     return request.auth  # type: ignore[attr-defined]
 
 
-def _game(code: str) -> Game:
-    game = game_by_code(code)
+def _game(code: str, request: HttpRequest) -> Game:
+    """The table, or "no such table" when the caller may not know it exists (a
+    club's members-only table, to an outsider: ``games.hooks``)."""
+    game = reachable_game(code, _user(request))
     if game is None:
         raise game_errors.TableNotFound
     return game
 
 
-def _table(code: str) -> dict[str, Any]:
-    game = _game(code)
+def _table(code: str, request: HttpRequest) -> dict[str, Any]:
+    game = _game(code, request)
     return payloads.table_json(game, players_of(game))
 
 
@@ -417,7 +419,7 @@ def table_create(
         name=body.name,
     )
     response["Location"] = reverse("api:table", kwargs={"code": game.code})
-    return Status(201, _table(game.code))
+    return Status(201, _table(game.code, request))
 
 
 @endpoint(
@@ -432,7 +434,7 @@ def table_create(
     errors=TABLE,
 )
 def table(request: HttpRequest, code: str) -> dict[str, Any]:
-    return _table(code)
+    return _table(code, request)
 
 
 @endpoint(
@@ -447,7 +449,7 @@ def table(request: HttpRequest, code: str) -> dict[str, Any]:
     errors=(*TABLE, "not_host", "not_open"),
 )
 def table_close(request: HttpRequest, code: str) -> Status[None]:
-    game_services.table_close(game=_game(code), host=_user(request))
+    game_services.table_close(game=_game(code, request), host=_user(request))
     return Status(204, None)
 
 
@@ -466,8 +468,8 @@ NoBody = Annotated[EmptyRequest, Body(None)]
     errors=(*BODY, *TABLE, "not_open", "already_seated", "table_full"),
 )
 def join(request: HttpRequest, code: str, body: NoBody) -> dict[str, Any]:
-    game_services.seat_join(game=_game(code), user=_user(request))
-    return _table(code)
+    game_services.seat_join(game=_game(code, request), user=_user(request))
+    return _table(code, request)
 
 
 @endpoint(
@@ -482,8 +484,8 @@ def join(request: HttpRequest, code: str, body: NoBody) -> dict[str, Any]:
     errors=(*BODY, *TABLE, "not_open", "not_seated", "host_cannot_leave"),
 )
 def leave(request: HttpRequest, code: str, body: NoBody) -> dict[str, Any]:
-    game_services.seat_leave(game=_game(code), user=_user(request))
-    return _table(code)
+    game_services.seat_leave(game=_game(code, request), user=_user(request))
+    return _table(code, request)
 
 
 @endpoint(
@@ -498,8 +500,8 @@ def leave(request: HttpRequest, code: str, body: NoBody) -> dict[str, Any]:
     errors=(*BODY, *TABLE, "not_host", "not_open", "table_not_full"),
 )
 def start(request: HttpRequest, code: str, body: NoBody) -> dict[str, Any]:
-    game_services.game_start(game=_game(code), user=_user(request))
-    return _table(code)
+    game_services.game_start(game=_game(code, request), user=_user(request))
+    return _table(code, request)
 
 
 # --- Play ----------------------------------------------------------------------------
@@ -520,7 +522,7 @@ def start(request: HttpRequest, code: str, body: NoBody) -> dict[str, Any]:
     tag="play",
 )
 def view(request: HttpRequest, code: str) -> dict[str, Any]:
-    return _envelope(_game(code), request)
+    return _envelope(_game(code, request), request)
 
 
 @endpoint(
@@ -554,14 +556,14 @@ def actions(
     """The answer to a move is the caller's view right after it (pushes bring later
     moves). A refused move answers with the error and the caller's view of the table
     as it stands now."""
-    game = _game(code)
+    game = _game(code, request)
     action = requests.move_of(game.ruleset, body.action)
     try:
         game = game_services.game_act(
             game=game, user=_user(request), action=action, turn=body.turn
         )
     except game_errors.GameError as exc:
-        fresh = game_by_code(code)
+        fresh = reachable_game(code, _user(request))
         if fresh is None:
             raise
         return error_response(
@@ -593,7 +595,7 @@ def chat(
     channel: Annotated[Channel | None, Query(None)] = None,
     after: Annotated[QueryCount | None, Query(None)] = None,
 ) -> dict[str, Any]:
-    game = _game(code)
+    game = _game(code, request)
     ctx = table_context(game, _user(request), with_chat=False)
     readable = list(ctx.chat_channels)
     if channel is not None:
@@ -633,7 +635,7 @@ def chat_post(
 ) -> Status[dict[str, Any]]:
     user = _user(request)
     message = game_services.chat_post(
-        game=_game(code), user=user, text=body.text, channel=body.channel
+        game=_game(code, request), user=user, text=body.text, channel=body.channel
     )
     message.author = user
     return Status(201, payloads.chat_message_json(message))

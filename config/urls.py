@@ -12,6 +12,7 @@ urlpatterns = [
     path("u/", include("accounts.public_urls")),
     path("games/", include("games.urls")),
     path("history/", include("history.urls")),
+    path("clubs/", include("clubs.urls")),
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
 ]

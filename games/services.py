@@ -44,6 +44,12 @@ def _table_transaction() -> Iterator[None]:
             yield
 
 
+table_transaction = _table_transaction
+"""The transaction these services run in, for an app whose own action wraps some of
+them with rows of its own (a club opening a table and its ``ClubTable`` at once): on
+SQLite it queues on the same writer lock first, where a bare ``atomic()`` would hold
+the database while waiting for that lock."""
+
 CHAT_RATE_SECONDS = 10
 
 

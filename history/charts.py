@@ -8,7 +8,7 @@ it draws are also printed beside it, so a chart is never the only way to read th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.utils.html import format_html
@@ -29,7 +29,29 @@ class Series:
     key: str
     label: str
     points: Sequence[float | None]
-    """One value in 0..1 per x label; None where there is nothing to draw."""
+    """One value per x label (in 0..1 on the default scale); None where there is
+    nothing to draw."""
+
+
+def _percent(value: float) -> str:
+    return f"{round(value * 100)}%"
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The y axis of a line chart: the values at its bottom and top, and how a value
+    is printed (on the grid and in each point's tooltip)."""
+
+    low: float = 0.0
+    high: float = 1.0
+    label: Callable[[float], str] = _percent
+
+    def fraction(self, value: float) -> float:
+        span = self.high - self.low
+        return (value - self.low) / span if span else 0.5
+
+
+PERCENT = Scale()
 
 
 @dataclass(frozen=True)
@@ -46,10 +68,6 @@ def _join(parts: Sequence[SafeString]) -> SafeString:
     """Concatenate pieces that were each built by ``format_html``."""
     assert all(isinstance(part, SafeData) for part in parts)
     return mark_safe("".join(parts))  # noqa: S308 - every part is already escaped
-
-
-def _percent(value: float) -> str:
-    return f"{round(value * 100)}%"
 
 
 def _frame(
@@ -75,10 +93,10 @@ def _y(value: float) -> float:
     return TOP + (1 - value) * (HEIGHT - TOP - BOTTOM)
 
 
-def _grid() -> list[SafeString]:
+def _grid(scale: Scale = PERCENT) -> list[SafeString]:
     parts = []
-    for value in (0.0, 0.5, 1.0):
-        y = _y(value)
+    for fraction in (0.0, 0.5, 1.0):
+        y = _y(fraction)
         parts.append(
             format_html(
                 '<line class="grid-line" x1="{}" y1="{}" x2="{}" y2="{}"/>'
@@ -89,7 +107,7 @@ def _grid() -> list[SafeString]:
                 f"{y:.1f}",
                 LEFT - 6,
                 f"{y + 4:.1f}",
-                _percent(value),
+                scale.label(scale.low + fraction * (scale.high - scale.low)),
             )
         )
     return parts
@@ -114,13 +132,15 @@ def line_chart(
     description: str,
     x_labels: Sequence[str],
     series: Sequence[Series],
+    scale: Scale = PERCENT,
 ) -> SafeString:
     """Rates over time: one polyline per series, a dot per point with its value.
 
     A gap (None) breaks the line, so a month without games is not drawn as a trend.
+    ``scale`` is the y axis (rates from 0 to 100 % unless told otherwise).
     """
     xs = _x_positions(len(x_labels))
-    parts = _grid()
+    parts = _grid(scale)
     step = _label_every(len(x_labels))
     last = len(xs) - 1
     for index, (x, label) in enumerate(zip(xs, x_labels, strict=True)):
@@ -136,7 +156,7 @@ def line_chart(
                 )
             )
     for line in series:
-        parts.extend(_series(line, xs, x_labels))
+        parts.extend(_series(line, xs, x_labels, scale))
     legend_x = LEFT
     for line in series:
         parts.append(
@@ -158,7 +178,7 @@ def line_chart(
 
 
 def _series(
-    line: Series, xs: Sequence[float], x_labels: Sequence[str]
+    line: Series, xs: Sequence[float], x_labels: Sequence[str], scale: Scale
 ) -> list[SafeString]:
     parts = []
     runs: list[list[tuple[float, float]]] = [[]]
@@ -166,7 +186,7 @@ def _series(
         if value is None:
             runs.append([])
             continue
-        y = _y(value)
+        y = _y(scale.fraction(value))
         runs[-1].append((x, y))
         parts.append(
             format_html(
@@ -177,7 +197,7 @@ def _series(
                 f"{y:.1f}",
                 line.label,
                 label,
-                _percent(value),
+                scale.label(value),
             )
         )
     for run in runs:

@@ -59,6 +59,7 @@ class ListedGame:
     subject_role: str
     subject_side: str
     subject_won: bool | None
+    notes: tuple[str, ...] = ()
 
 
 def _option_labels(ruleset: str, options: dict[str, object]) -> list[str]:
@@ -113,6 +114,7 @@ def listed_games(rows: Iterable[GameRow]) -> list[ListedGame]:
                 subject_role=role,
                 subject_side=subject.side if subject is not None else "",
                 subject_won=subject.won if subject is not None else None,
+                notes=row.notes,
             )
         )
     return listed

@@ -24,6 +24,7 @@ from accounts.models import User
 from games import engine, hooks
 from games.families.registry import Family, known_families
 from games.models import ChatMessage, Game, Seat
+from history import hooks as history_hooks
 
 Viewer = User | AnonymousUser | None
 """Whoever is looking: a player, an anonymous visitor, or nobody in particular."""
@@ -206,6 +207,8 @@ class GameRow:
     game: Game
     seats: list[RowSeat]
     subject: RowSeat | None
+    notes: tuple[str, ...] = ()
+    """Lines other apps add (``history.hooks.game_notes``)."""
 
 
 LIST_FIELDS = (
@@ -259,6 +262,7 @@ def game_rows(games: Iterable[Game], subject: User | None = None) -> list[GameRo
     if not page:
         return []
     seats = _row_seats(page)
+    notes = history_hooks.notes_for(page)
     rows = []
     for game in page:
         mine = None
@@ -266,7 +270,14 @@ def game_rows(games: Iterable[Game], subject: User | None = None) -> list[GameRo
             mine = next(
                 (s for s in seats[game.pk] if s.username == subject.username), None
             )
-        rows.append(GameRow(game=game, seats=seats[game.pk], subject=mine))
+        rows.append(
+            GameRow(
+                game=game,
+                seats=seats[game.pk],
+                subject=mine,
+                notes=tuple(notes.get(game.pk, ())),
+            )
+        )
     return rows
 
 

@@ -18,7 +18,7 @@ from games.families.registry import family_of
 from games.models import Game
 from games.rendering import option_labels
 from games.state import load_state
-from history import export, presenters, selectors
+from history import export, hooks, presenters, selectors
 from history.forms import HistoryFilterForm
 
 PAGE_SIZE = 25
@@ -43,10 +43,14 @@ def history_list(request: HttpRequest) -> HttpResponse:
     form = HistoryFilterForm(request.GET or None)
     filters = form.game_filter()
     games = selectors.game_list(_viewer(request), filters)
+    extra = hooks.filters_for(request.GET, _viewer(request))
+    for narrower in extra:
+        games = games.filter(narrower.condition)
     page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
         "form": form,
         "filters": filters,
+        "extra_filters": extra,
         "page": page,
         "rows": presenters.listed_games(
             selectors.game_rows(page.object_list, subject=filters.player)
@@ -78,6 +82,7 @@ def game_review(request: HttpRequest, code: str) -> HttpResponse:
         "words": family_of(game.ruleset).words(game.ruleset),
         "family": family_of(game.ruleset),
         "option_labels": option_labels(game),
+        "notes": hooks.notes_for([game]).get(game.pk, []),
     }
     if game.status == Game.Status.FINISHED:
         record = selectors.game_record(game)

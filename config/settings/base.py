@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     *(f"games.families.{family}" for family in FAMILIES),
     "history",
     "api",
+    "clubs",
 ]
 
 MIDDLEWARE = [
