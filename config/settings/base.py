@@ -176,7 +176,7 @@ CACHES = {
 }
 
 LANGUAGE_CODE = "ru"
-LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
+LANGUAGES = [("ru", _("Russian")), ("en", _("English")), ("fa", _("Persian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "podpolye_language"
 LANGUAGE_COOKIE_SAMESITE = "Lax"
