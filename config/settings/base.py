@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "accounts",
+    # Early, before apps that translate: Persian sentences get Persian digits.
+    "numerals",
     "games",
     # Each game family is an app of its own, listed once in games/families/__init__.py.
     *(f"games.families.{family}" for family in FAMILIES),
