@@ -41,8 +41,8 @@ pytest: setup
 # Refresh the translation catalogues after changing strings (needs GNU gettext).
 # The compiled .mo files are committed, so running the site never needs gettext.
 messages: setup
-	$(BIN)/python manage.py makemessages --locale ru --locale en --ignore '.venv/*' --ignore 'staticfiles/*' --no-obsolete
-	$(BIN)/python manage.py makemessages --domain djangojs --locale ru --locale en --ignore '.venv/*' --ignore 'staticfiles/*' --no-obsolete
+	$(BIN)/python manage.py makemessages --locale ru --locale en --locale fa --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --no-obsolete
+	$(BIN)/python manage.py makemessages --domain djangojs --locale ru --locale en --locale fa --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --no-obsolete
 	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 # The benchmark scripts print their figures (see README). DATABASE_URL / REDIS_URL

@@ -15,6 +15,7 @@ DISPLAY_NAME_MAX_LENGTH = 32
 class Language(models.TextChoices):
     RUSSIAN = "ru", _("Russian")
     ENGLISH = "en", _("English")
+    PERSIAN = "fa", _("Persian")
 
 
 class User(AbstractUser):

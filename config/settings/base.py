@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "accounts",
+    # Early, before apps that translate: Persian sentences get Persian digits.
+    "numerals",
     "games",
     # Each game family is an app of its own, listed once in games/families/__init__.py.
     *(f"games.families.{family}" for family in FAMILIES),
@@ -252,7 +254,7 @@ CACHES = {
 }
 
 LANGUAGE_CODE = "ru"
-LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
+LANGUAGES = [("ru", _("Russian")), ("en", _("English")), ("fa", _("Persian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "podpolye_language"
 LANGUAGE_COOKIE_SAMESITE = "Lax"

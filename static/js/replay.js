@@ -1,7 +1,8 @@
 // Podpolye: the replay's keyboard and slider. Every control is already a link or a
 // GET form that works without this file; htmx (when loaded) swaps the replay section
-// in place. This adds: ← / → for the previous / next step, Home / End for the first
-// and last, and a form that follows the slider even without htmx.
+// in place. This adds: ← / → for the previous / next step (mirrored on a right-to-left
+// page, where "previous" points right), Home / End for the first and last, and a form
+// that follows the slider even without htmx.
 (function () {
   "use strict";
 
@@ -22,6 +23,19 @@
     Home: "[data-replay-first]",
     End: "[data-replay-last]"
   };
+  if (document.documentElement.dir === "rtl") {
+    KEYS.ArrowLeft = "[data-replay-next]";
+    KEYS.ArrowRight = "[data-replay-prev]";
+  }
+
+  // Numbers people read, in the page language's digits (the server does the same
+  // with its "digits" filter); the slider's own value stays ASCII.
+  var DIGITS = { fa: "۰۱۲۳۴۵۶۷۸۹" };
+  function shown(text) {
+    var digits = DIGITS[document.documentElement.lang];
+    if (!digits) return text;
+    return String(text).replace(/[0-9]/g, function (d) { return digits.charAt(+d); });
+  }
 
   document.addEventListener("keydown", function (event) {
     var section = replay();
@@ -48,7 +62,7 @@
     if (!(target instanceof HTMLInputElement) || target.id !== "replay-step") return;
     var output = target.form && target.form.querySelector("output");
     var section = replay();
-    if (output && section) output.textContent = target.value + " / " + section.getAttribute("data-last");
+    if (output && section) output.textContent = shown(target.value + " / " + section.getAttribute("data-last"));
   });
 
   // After htmx swaps the section in, keep the keyboard focus on the same control.

@@ -110,3 +110,33 @@ def test_the_switcher_ignores_an_unknown_language(
 
 def test_the_switcher_is_post_only(client: Client) -> None:
     assert client.get(SWITCH, {"language": "en", "next": "/"}).status_code == 405
+
+
+def test_persian_from_the_browser_the_profile_or_the_switcher(
+    client: Client, settings: Settings
+) -> None:
+    """Persian is right to left: the page says so, and says it in Persian."""
+    page = client.get("/", headers={"accept-language": "fa-IR,fa;q=0.9"})
+    assert page["Content-Language"] == "fa"
+    assert '<html lang="fa" dir="rtl">' in page.content.decode()
+    assert "پادپولیه" in page.content.decode()
+
+    user = UserFactory(language="")
+    client.force_login(user)
+    response = client.post(SWITCH, {"language": "fa", "next": "/"})
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "fa"
+    user.refresh_from_db()
+    assert user.language == "fa"
+    client.cookies.pop(settings.LANGUAGE_COOKIE_NAME)
+    assert client.get("/", headers={"accept-language": "ru"})["Content-Language"] == (
+        "fa"
+    )
+    # Russian and English pages stay left to right.
+    client.post(SWITCH, {"language": "en", "next": "/"})
+    assert '<html lang="en" dir="ltr">' in client.get("/").content.decode()
+
+
+def test_the_profile_form_offers_persian(client: Client) -> None:
+    client.force_login(UserFactory(language="ru"))
+    form = client.get("/accounts/profile/").content.decode()
+    assert '<option value="fa">Персидский</option>' in form

@@ -43,7 +43,7 @@ def test_public_profile_shows_name_member_since_and_bio(client: Client) -> None:
     assert response.status_code == 200
     assert response.templates[0].name == "accounts/profile.html"
     body = page_text(response)
-    assert "<h1>Оля</h1>" in body
+    assert "<h1><bdi>Оля</bdi></h1>" in body
     assert "Member since" in body
     assert user.date_joined.strftime("%Y") in body
     assert "Люблю партизан.<br>И снайпера." in body
@@ -85,8 +85,8 @@ def test_display_name_is_escaped_on_the_profile_and_in_the_nav(client: Client) -
     body = client.get("/u/mallory/").content.decode()
     assert SCRIPT_NAME not in body
     escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
-    assert f"<h1>{escaped}</h1>" in body  # the profile
-    assert f'<span class="menu-label">{escaped}</span>' in body  # the header's menu
+    assert f"<h1><bdi>{escaped}</bdi></h1>" in body  # the profile
+    assert f'<span class="menu-label"><bdi>{escaped}</bdi></span>' in body  # the menu
     assert f"<title>{escaped}" in body
     # And on every other page's nav.
     home = client.get("/").content.decode()

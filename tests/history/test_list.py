@@ -40,7 +40,7 @@ def test_newest_first_with_game_date_players_and_winner(
     assert "Partisans win" in page or "partisans win" in page.lower()
     assert "abandoned" in page
     for name in ("Ann", "Bob", "Cat", "Dan", "Eve"):
-        assert f'href="/u/{name.lower()}/">{name}</a>' in page
+        assert f'href="/u/{name.lower()}/"><bdi>{name}</bdi></a>' in page
     assert 'datetime="' in page
 
 

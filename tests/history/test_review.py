@@ -50,8 +50,8 @@ def test_every_proposal_with_leader_team_and_each_vote(client: Client) -> None:
         ("1", "1"), ("2", "1"), ("2", "2"), ("3", "1"), ("4", "1")
     ]  # fmt: skip
     rejected = rows[1][2]
-    assert "<td>Bob</td>" in rejected  # the leader
-    assert "Bob, Dan, Eve" in rejected  # the team
+    assert "<td><bdi>Bob</bdi></td>" in rejected  # the leader
+    assert "<bdi>Bob</bdi>, <bdi>Dan</bdi>, <bdi>Eve</bdi>" in rejected  # the team
     votes = re.findall(r'data-seat="(\d)" data-vote="(\w+)"', rejected)
     assert votes == [
         ("0", "approve"), ("1", "approve"), ("2", "reject"), ("3", "reject"),
@@ -86,7 +86,7 @@ def test_checks_claims_and_the_shot(client: Client) -> None:
             assert f'data-claim="{check.claim}"' in page
     scout = g4_scout_shot()
     shot_page = _page(client, scout.game.code)
-    assert "Bob shot Ann." in shot_page
+    assert "<bdi>Bob</bdi> shot <bdi>Ann</bdi>." in shot_page
     assert "That was the scout." in shot_page
     assert "the sniper shot the scout" in shot_page.lower()
 

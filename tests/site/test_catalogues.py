@@ -1,9 +1,12 @@
 """The committed translation catalogues are honest: every .po has a .mo compiled
 from exactly its current translations (newcomers run the site without compiling
-messages), and the Russian catalogue is complete, with nothing left fuzzy."""
+messages), and the Russian and Persian catalogues are complete, with nothing left
+fuzzy. The Persian one also keeps every placeholder, writes its numbers in Persian
+digits and names the «پارتیزان» scenario's roles as the seed (004) writes them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polib
@@ -31,7 +34,7 @@ def _relative(path: Path) -> str:
 
 
 def test_there_are_catalogues() -> None:
-    assert {path.parts[-3] for path in PO_FILES} >= {"ru", "en"}
+    assert {path.parts[-3] for path in PO_FILES} >= {"ru", "en", "fa"}
 
 
 @pytest.mark.parametrize("po_path", PO_FILES, ids=_relative)
@@ -53,12 +56,92 @@ def test_mo_is_compiled_from_the_po(po_path: Path) -> None:
     assert mo.metadata.get("Plural-Forms") == po.metadata.get("Plural-Forms")
 
 
-@pytest.mark.parametrize(
-    "po_path", [path for path in PO_FILES if path.parts[-3] == "ru"], ids=_relative
-)
-def test_russian_is_complete(po_path: Path) -> None:
+def _of(*languages: str) -> list[Path]:
+    return [path for path in PO_FILES if path.parts[-3] in languages]
+
+
+@pytest.mark.parametrize("po_path", _of("ru", "fa"), ids=_relative)
+def test_russian_and_persian_are_complete(po_path: Path) -> None:
     po = polib.pofile(str(po_path))
     untranslated = [entry.msgid for entry in po.untranslated_entries()]
     fuzzy = [entry.msgid for entry in po.fuzzy_entries()]
     assert not untranslated, f"untranslated: {untranslated[:10]}"
     assert not fuzzy, f"fuzzy: {fuzzy[:10]}"
+
+
+def _translations(entry: polib.POEntry) -> list[str]:
+    if entry.msgid_plural:
+        return [entry.msgstr_plural[n] for n in sorted(entry.msgstr_plural)]
+    return [entry.msgstr]
+
+
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]")
+TAG = re.compile(r"<[^>]+>")
+
+
+@pytest.mark.parametrize("po_path", _of("fa"), ids=_relative)
+def test_persian_keeps_placeholders_tags_and_plural_forms(po_path: Path) -> None:
+    po = polib.pofile(str(po_path))
+    # Persian counts like English: a noun after a number stays singular, so both
+    # forms read the same, but the catalogue says which one gettext picks.
+    assert po.metadata["Plural-Forms"] == "nplurals=2; plural=(n > 1);"
+    wrong = [
+        entry.msgid
+        for entry in po.translated_entries()
+        for text in _translations(entry)
+        if sorted(PLACEHOLDER.findall(text)) != sorted(PLACEHOLDER.findall(entry.msgid))
+        or sorted(TAG.findall(text)) != sorted(TAG.findall(entry.msgid))
+    ]
+    assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize("po_path", _of("fa"), ids=_relative)
+def test_persian_writes_numbers_in_persian_digits(po_path: Path) -> None:
+    """Numbers in the Persian text are ۰–۹; ASCII digits only where they are not
+    Persian text: a placeholder, code (<code>, "UTF-8", "v1") or an isolated
+    value (between U+2066 and U+2069)."""
+    not_prose = re.compile(
+        r"%\(\w+\)[sd]|<code>.*?</code>|<[^>]+>|[A-Za-z][\w-]*|\u2066.*?\u2069"
+    )
+    ascii_digits = [
+        text
+        for entry in polib.pofile(str(po_path))
+        for text in _translations(entry)
+        if re.search(r"[0-9]", not_prose.sub("", text))
+    ]
+    assert not ascii_digits, ascii_digits[:5]
+
+
+# The scenario's roles, as the seed writes them (without the zero-width non-joiner).
+SEED_ROLES = {
+    "general": "ژنرال",
+    "demolisher": "تخریبچی",
+    "traitor soldier": "سرباز خائن",
+    "partisan": "پارتیزان",
+    "radio operator": "بیسیمچی",
+    "colonel": "سرهنگ",
+    "nurse": "پرستار",
+    "sniper": "تکتیرانداز",
+    "plain soldier": "سرباز ساده",
+}
+
+
+@pytest.mark.parametrize("po_path", _of("fa"), ids=_relative)
+def test_persian_names_the_mafia_roles_as_the_seed_does(po_path: Path) -> None:
+    mafia = [
+        entry
+        for entry in polib.pofile(str(po_path))
+        if any(
+            path.startswith("games/families/mafia/")
+            for path, _line in entry.occurrences
+        )
+    ]
+    assert mafia, "no string of the mafia family in the Persian catalogue"
+    wrong = [
+        (role, entry.msgid)
+        for entry in mafia
+        for role, persian in SEED_ROLES.items()
+        if role in entry.msgid.lower()
+        and not all(persian in text for text in _translations(entry))
+    ]
+    assert not wrong, wrong[:5]
