@@ -526,8 +526,9 @@ def _action_area(
 
 
 def _my_card(
-    view: Mapping[str, Any], names: Mapping[int, str], words: Words
+    view: Mapping[str, Any], names: Mapping[int, str], words: Words, playing: bool
 ) -> MyCard | None:
+    """The seat's card; an abandoned game (``playing`` False) offers no move on it."""
     me = view["me"]
     if not me:
         return None
@@ -542,7 +543,7 @@ def _my_card(
             )
             or {}
         )
-    legal = {spec["type"]: spec for spec in view["legal"]}
+    legal = {spec["type"]: spec for spec in view["legal"]} if playing else {}
     mine = MyCard(
         seat=seat,
         cards=[
@@ -649,7 +650,7 @@ def board(
         seats=_seat_rows(view, names, words),
         record=record(view, names, words),
         action=_action_area(view, names, words) if playing else None,
-        my_card=_my_card(view, names, words),
+        my_card=_my_card(view, names, words, playing),
         winner=outcome["winner"] if outcome else None,
         winner_label=_winner_label(words, outcome["winner"]) if outcome else "",
         reason_label=_reason_label(outcome["reason"]) if outcome else "",

@@ -112,3 +112,12 @@ def test_the_admin_never_shows_a_discard_and_an_exchange_only_after_the_end() ->
     shown = family.admin_action({"type": "exchange", "exchange": True}, True)
     assert shown == {"type": "exchange", "exchange": True}
     assert engine.get_ruleset("cells").family == "cells"
+
+
+def test_an_abandoned_game_offers_no_move_anywhere() -> None:
+    game = start_table("cells", 3)
+    services.game_abandon(game=game, user=game.host)
+    for seat in game.seats.select_related("user"):
+        body = _client(seat.user).get(game.get_absolute_url()).content.decode()
+        assert "banner abandoned" in body
+        assert 'name="action"' not in body  # no confirm, no turn, nothing
