@@ -453,7 +453,7 @@ def _banner(
             % {
                 "name": current,
                 "slot": _slot(words, touch["slot"]),
-                "other": _name(names, touch["player"], me),
+                "other": _name(names, touch["player"]),
                 "theirs": _slot(words, touch["theirs"]),
             },
             _("They give the two cards back face down, exchanged or not."),
