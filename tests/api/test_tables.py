@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.families.registry import playable_rulesets
 from games.models import Game, Seat
 from tests.api.support import game, open_table, program
 
@@ -15,7 +16,8 @@ def test_rulesets_describe_each_game() -> None:
     answer = program().get("rulesets")
     assert answer.status == 200
     games = {ruleset["code"]: ruleset for ruleset in answer.body["rulesets"]}
-    assert set(games) == {"partisans", "trust_no_one", "werewolves"}
+    assert set(games) == set(playable_rulesets())
+    assert {"partisans", "trust_no_one", "werewolves", "cells"} <= set(games)
     partisans = games["partisans"]
     assert partisans["name"] == "Partisans"
     assert (partisans["min_players"], partisans["max_players"]) == (5, 10)

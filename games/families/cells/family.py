@@ -1,0 +1,124 @@
+"""The ``cells`` family as the platform sees it: one object that hands each of the
+platform's questions to the family's own module."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from games import engine
+from games.families.cells import (
+    export,
+    moves,
+    presenters,
+    projection,
+    review,
+    schemas,
+    sentences,
+    stats,
+)
+from games.families.cells.engine.rules import MISSION_DECK
+from games.families.cells.words import Words, words_for
+from games.families.registry import Family, Figure, Region
+from games.models import Game, Seat
+
+
+class CellsFamily(Family):
+    code = "cells"
+    regions = (
+        Region("top", "cells/top.html", shared=False, column="top"),
+        Region("board", "cells/board.html", shared=True, column="main"),
+        Region("card", "cells/card.html", shared=False, column="main"),
+        Region("record", "cells/record.html", shared=True, column="side"),
+    )
+    review_template = "cells/review.html"
+    rules_template = "cells/rules.html"
+    view_schema, move_schema = schemas.CellsView, schemas.CellsMove
+
+    def words(self, ruleset: str) -> Words:
+        return words_for(ruleset)
+
+    def rules_context(self, ruleset: str) -> dict[str, Any]:
+        """The deal and the mission deck, counted from what the engine deals, so the
+        page can never disagree with the game."""
+        rules = engine.get_ruleset(ruleset)
+        deals = []
+        for players in range(rules.min_players, rules.max_players + 1):
+            state = engine.setup(engine.GameSetup(ruleset, players))
+            colours = Counter(state.cards)
+            deals.append((players, 3 * players, colours["red"], colours["blue"]))
+        deck = Counter(MISSION_DECK)
+        return {
+            "deals": deals,
+            "mission_blue": deck["blue"],
+            "mission_red": deck["red"],
+            "ruleset": rules,
+        }
+
+    def board(
+        self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
+    ) -> presenters.Board:
+        return presenters.board(view, names, playing=playing)
+
+    def parse_move(self, fields: Any) -> dict[str, Any]:
+        return moves.parse_move(fields)
+
+    def project(
+        self,
+        *,
+        game: Game,
+        seats: Mapping[int, Seat],
+        events: Sequence[engine.Event],
+        state: Any,
+    ) -> None:
+        projection.project(game=game, seats=seats, events=events, state=state)
+
+    def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
+        if payload.get("type") == "discard":
+            payload["card"] = "•"  # a discarded mission card is never shown
+        elif payload.get("type") == "exchange" and not finished:
+            payload["exchange"] = "•"
+        return payload
+
+    def sentence(
+        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
+    ) -> str:
+        return sentences.sentence(event, ruleset, names)
+
+    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
+        return sentences.step_kind(events)
+
+    def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
+        return {"review": review.page(review.game_record(game), names)}
+
+    facts = stats.FACTS
+
+    def fact_condition(self, fact: str, player_id: int) -> Q:
+        return stats.fact_condition(fact, player_id)
+
+    def player_figures(
+        self, seats: QuerySet[Seat], url: Callable[..., str]
+    ) -> list[Figure]:
+        return stats.figures(stats.player_facts(seats), url)
+
+    def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
+        return export.export(game, seats)
+
+    def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
+        return export.export_action(action)
+
+    def import_action(
+        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return export.import_action(state, seat, action, data)
+
+    def verify_export(
+        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
+    ) -> list[str]:
+        return export.verify(final_view, data)
+
+
+FAMILY = CellsFamily()
