@@ -28,6 +28,17 @@ pytestmark = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_pool() -> Iterator[None]:
+    """A pool of this test's own: connections that earlier tests' threads never gave
+    back must not leave it short (its 10-second wait would read as a 503)."""
+    connections.close_all()
+    connection.close_pool()
+    yield
+    connections.close_all()
+    connection.close_pool()
+
+
 @pytest.fixture
 def client() -> Iterator[Client]:
     user = UserFactory()

@@ -135,12 +135,15 @@ async def test_a_user_has_one_allowance_over_all_sockets(
     settings.WEBSOCKET_USER_FRAMES = 6
     user, other = await sync_to_async(UserFactory.create_batch)(2)
     first, second = await probe_socket(user), await probe_socket(user)
-    for number in range(4):
-        await first.send_json_to({"n": number})
-        await second.send_json_to({"n": number})
-    replies = await answers(first) + await answers(second)
+    replies = []
+    for number in range(4):  # in turn, each answered before the next is sent
+        for socket in (first, second):
+            await socket.send_json_to({"n": number})
+            replies.append(json.loads(await socket.receive_from(timeout=TIMEOUT)))
+    replies += await answers(first) + await answers(second)
     assert len(Probe.seen) == 6
-    assert sum(r.get("code") == "rate_limited" for r in replies) == 2
+    assert [r.get("code") for r in replies[6:]] == ["rate_limited", "rate_limited"]
+    assert all(r == {"type": "ok"} for r in replies[:6])
     stranger = await probe_socket(other)
     await stranger.send_json_to({"n": 0})
     assert await answers(stranger) == [{"type": "ok"}]
