@@ -33,7 +33,12 @@ from config.consumers import CLOSE_UNAUTHENTICATED, AuthenticatedConsumer
 from games import errors, hooks, payloads, push, requests, services, snapshots
 from games.forms import move_from_fields
 from games.models import ChatMessage, Game
-from games.rendering import render_chat_line, render_error, render_live
+from games.rendering import (
+    render_chat_line,
+    render_error,
+    render_update,
+    render_whole,
+)
 from games.schemas import SocketChat, shapes
 from games.selectors import (
     SeatView,
@@ -119,9 +124,11 @@ class SeatConsumer(AuthenticatedConsumer):
         """The language this socket speaks, decided once on connect."""
         raise NotImplementedError
 
-    def seat_frame(self, seat: SeatView, *, on_loop: bool) -> str | None:
-        """The frame that shows ``seat``. On the event loop nothing may touch the
-        database: None there means "build it in the database thread"."""
+    def seat_frame(self, seat: SeatView, *, on_loop: bool, full: bool) -> str | None:
+        """The frame that shows ``seat``: all of it (``full``: on connect, after a
+        refused move), or what changed since this socket's last frame (a push). On
+        the event loop nothing may touch the database: None there means "build it
+        in the database thread"."""
         raise NotImplementedError
 
     def chat_frame(self, message: ChatMessage) -> str:
@@ -179,13 +186,16 @@ class SeatConsumer(AuthenticatedConsumer):
 
     async def send_seat(self, push: tuple[int, str] | None = None) -> None:
         """This viewer's seat: on connect (a reconnect is a snapshot) and after every
-        change. A push that a snapshot another seat's socket read already covers is
-        answered right here, with no database and no thread hop."""
+        change. A push is answered from the table's snapshot (left by the service
+        that took the move, or read once for every socket of this process), right
+        here on the event loop, unless this viewer's page needs a query."""
         frame = None
         if push is not None:
-            snapshot = snapshots.covering(self.game_id, self.code, push)
-            if snapshot is not None:
-                frame = self._seat_frame(snapshot, on_loop=True)
+            snapshot = await snapshots.fetch(self.game_id, self.code, push)
+            if snapshot is None:
+                await self.close(code=CLOSE_NO_SUCH_TABLE)
+                return
+            frame = self._seat_frame(snapshot, on_loop=True, full=False)
         if frame is None:
             frame = await self._fresh_seat_frame(push)
         if frame is None:
@@ -193,9 +203,11 @@ class SeatConsumer(AuthenticatedConsumer):
             return
         await self.send(text_data=frame)
 
-    def _seat_frame(self, snapshot: snapshots.Snapshot, *, on_loop: bool) -> str | None:
+    def _seat_frame(
+        self, snapshot: snapshots.Snapshot, *, on_loop: bool, full: bool
+    ) -> str | None:
         seat = snapshot_seat_view(snapshot, self.scope["user"])
-        frame = self.seat_frame(seat, on_loop=on_loop)
+        frame = self.seat_frame(seat, on_loop=on_loop, full=full)
         if frame is not None:
             game = snapshot.game
             if self.sent is None or game.version >= self.sent[0]:
@@ -206,7 +218,9 @@ class SeatConsumer(AuthenticatedConsumer):
     def _fresh_seat_frame(self, push: tuple[int, str] | None) -> str | None:
         """None when the table is gone."""
         snapshot = snapshots.for_push(self.game_id, self.code, push)
-        return None if snapshot is None else self._seat_frame(snapshot, on_loop=False)
+        if snapshot is None:
+            return None
+        return self._seat_frame(snapshot, on_loop=False, full=push is None)
 
     def _already_sent(self, push: tuple[int, str]) -> bool:
         """Whether a seat at least as new as this push's was sent already (a push
@@ -294,8 +308,9 @@ class SeatConsumer(AuthenticatedConsumer):
 
     @database_sync_to_async
     def _act(self, move: Move) -> Game:
+        # The service reads the row itself, under its lock: no read of it here.
         return services.game_act(
-            game=self._game(),
+            game=Game(pk=self.game_id),
             user=self.scope["user"],
             action=move.action,
             turn=move.turn,
@@ -324,7 +339,12 @@ class HtmlSeatConsumer(SeatConsumer):
     def choose_language(self) -> str:
         return scope_language(self.scope)
 
-    def seat_frame(self, seat: SeatView, *, on_loop: bool) -> str | None:
+    # The digests of the parts this socket's page shows (games.rendering), and the
+    # status they were drawn at: a push sends only the parts that changed.
+    parts_sent: dict[str, str] | None = None
+    parts_status: str = ""
+
+    def seat_frame(self, seat: SeatView, *, on_loop: bool, full: bool) -> str | None:
         # A finished game's channels and a readable private channel need a query.
         if on_loop and seat.game.status == Game.Status.FINISHED:
             return None
@@ -337,8 +357,23 @@ class HtmlSeatConsumer(SeatConsumer):
         )
         if on_loop and private_channels(ctx.chat_channels):
             return None
+        status = seat.game.status
+        whole = full or self.parts_sent is None or status != self.parts_status
         with translation.override(self.language):
-            return render_live(ctx, origin=self.origin, csrf_token=self.csrf_token)
+            if whole or status == Game.Status.OPEN:
+                frame, digests = render_whole(
+                    ctx, origin=self.origin, csrf_token=self.csrf_token
+                )
+            else:
+                assert self.parts_sent is not None
+                frame, digests = render_update(
+                    ctx,
+                    self.parts_sent,
+                    origin=self.origin,
+                    csrf_token=self.csrf_token,
+                )
+        self.parts_sent, self.parts_status = digests, status
+        return frame
 
     def chat_frame(self, message: ChatMessage) -> str:
         with translation.override(self.language):
@@ -381,7 +416,7 @@ class JsonSeatConsumer(SeatConsumer):
             return super().seat_groups()
         return [*super().seat_groups(), payloads.token_group(token_id)]
 
-    def seat_frame(self, seat: SeatView, *, on_loop: bool) -> str:
+    def seat_frame(self, seat: SeatView, *, on_loop: bool, full: bool) -> str:
         return json.dumps({"type": "view", **payloads.seat_envelope(seat)})
 
     def chat_frame(self, message: ChatMessage) -> str:

@@ -1,18 +1,37 @@
 """Rendering a table for one viewer: the page, the live fragment a push replaces, a
 chat line. Views and consumers both come here, so a refreshed page and a live push
-are the same HTML."""
+are the same HTML.
+
+The live area is made of parts: the table's state (version, status, turn), each of
+the game family's regions, and the viewer's extras (host tools, the rematch, a
+finished game's private channels). A shared region is drawn from the spectator's
+view, so it is the same for every seat: it is rendered once per table version and
+language in each process and reused for every seat's push. A push after a move sends
+only the parts that changed since this socket's last frame, each swapped in by id;
+a connect (and a reconnect) sends the whole area.
+"""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.families.registry import family_of
+from games.cache import LRU
+from games.families.registry import Region, family_of
 from games.models import ChatMessage, Game
 from games.selectors import TableContext
+
+_shared: LRU[tuple[Any, ...], dict[str, str]] = LRU(1024)
+"""(table, version, status, language) -> the shared regions' HTML."""
 
 
 def option_labels(game: Game) -> list[str]:
@@ -31,11 +50,9 @@ def house_decisions(game: Game) -> list[str]:
     return [_(text) for text in engine.get_ruleset(game.ruleset).house_decisions]
 
 
-def table_page_context(
+def _page_context(
     ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
 ) -> dict[str, Any]:
-    """``origin`` (scheme://host) makes the share link absolute; ``csrf_token`` lets a
-    fragment rendered outside a request (a push) still carry working forms."""
     game = ctx.game
     names = ctx.names
     taken = len(ctx.players)
@@ -60,6 +77,7 @@ def table_page_context(
         "public_board": public_board,
         "regions": family.regions,
         "view": ctx.view,
+        "readonly": False,
         "taken": taken,
         "free_seats": range(max(0, game.seat_count - taken)),
         "is_full": taken >= game.seat_count,
@@ -88,13 +106,162 @@ def table_page_context(
     }
 
 
+def table_page_context(
+    ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
+) -> dict[str, Any]:
+    """Everything a table page and its live area show to ``ctx``'s viewer.
+
+    ``origin`` (scheme://host) makes the share link absolute; ``csrf_token`` lets a
+    fragment rendered outside a request (a push) still carry working forms."""
+    context = _page_context(ctx, origin=origin, csrf_token=csrf_token)
+    if context["board"] is not None and ctx.game.status != Game.Status.OPEN:
+        context["live"] = live_parts(context)
+    return context
+
+
+@dataclass(frozen=True)
+class RegionPart:
+    region: Region
+    html: SafeString
+
+
+def render_regions(
+    context: Mapping[str, Any], *, shared_key: tuple[Any, ...] | None = None
+) -> list[RegionPart]:
+    """Each of the family's regions, rendered: a shared one with ``public_board`` as
+    its ``board`` (and, given ``shared_key``, taken from the per-process cache), the
+    others with the viewer's own context."""
+    regions: Sequence[Region] = context["regions"]
+    shared = _shared.get(shared_key) if shared_key is not None else None
+    fresh: dict[str, str] = {}
+    parts = []
+    for region in regions:
+        if region.shared:
+            html = shared.get(region.id) if shared is not None else None
+            if html is None:
+                shared_context = {
+                    "board": context["public_board"],
+                    "game": context["game"],
+                    "words": context["words"],
+                    "readonly": context.get("readonly", False),
+                }
+                html = render_to_string(region.template, shared_context)
+                fresh[region.id] = html
+        else:
+            html = render_to_string(region.template, dict(context))
+        parts.append(RegionPart(region, mark_safe(html)))  # noqa: S308 - templates
+    if shared_key is not None and fresh and shared is None:
+        _shared.put(shared_key, fresh)
+    return parts
+
+
+def _shared_key(game: Game) -> tuple[Any, ...]:
+    return (game.pk, game.code, game.version, game.status, translation.get_language())
+
+
+@dataclass(frozen=True)
+class LiveParts:
+    """A started table's live area, part by part (see the module doc)."""
+
+    state: SafeString
+    regions: list[RegionPart]
+    extras: SafeString
+
+    def digests(self) -> dict[str, str]:
+        """A short fingerprint of each part, to tell what a push must send."""
+        found = {
+            "table-state": _digest(self.state),
+            "table-extras": _digest(self.extras),
+        }
+        for part in self.regions:
+            found[f"region-{part.region.id}"] = _digest(part.html)
+        return found
+
+
+def _digest(html: str) -> str:
+    return hashlib.blake2b(html.encode(), digest_size=12).hexdigest()
+
+
+def live_parts(context: Mapping[str, Any]) -> LiveParts:
+    game: Game = context["game"]
+    state = format_html(
+        '<div id="table-state" hidden data-status="{}" data-version="{}" '
+        'data-turn="{}"></div>',
+        game.status,
+        game.version,
+        game.turn,
+    )
+    regions = render_regions(context, shared_key=_shared_key(game))
+    extras = mark_safe(  # noqa: S308 - a template's output
+        render_to_string("games/_extras.html", dict(context))
+    )
+    return LiveParts(state=state, regions=regions, extras=extras)
+
+
 def render_live(
     ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
 ) -> str:
-    """The live area, marked for an out-of-band swap by htmx's ws extension."""
+    """The whole live area, marked for an out-of-band swap by htmx's ws extension."""
     context = table_page_context(ctx, origin=origin, csrf_token=csrf_token)
     context["oob"] = True
     return render_to_string("games/_live.html", context)
+
+
+def render_whole(
+    ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
+) -> tuple[str, dict[str, str]]:
+    """The whole live area, and the digests of its parts (none before the start)."""
+    context = table_page_context(ctx, origin=origin, csrf_token=csrf_token)
+    context["oob"] = True
+    html = render_to_string("games/_live.html", context)
+    parts: LiveParts | None = context.get("live")
+    return html, parts.digests() if parts is not None else {}
+
+
+def render_update(
+    ctx: TableContext,
+    sent: Mapping[str, str],
+    *,
+    origin: str = "",
+    csrf_token: str | None = None,
+) -> tuple[str, dict[str, str]]:
+    """What a socket that last sent the parts ``sent`` (their digests) must send now
+    for the page to equal a fresh load: the changed parts only, each swapped in by
+    its id; the table's state every time. Returns the frame and the new digests."""
+    context = table_page_context(ctx, origin=origin, csrf_token=csrf_token)
+    parts: LiveParts = context["live"]
+    digests = parts.digests()
+    pieces = [
+        format_html(
+            '<div id="table-state" hidden hx-swap-oob="true" data-status="{}" '
+            'data-version="{}" data-turn="{}"></div>',
+            ctx.game.status,
+            ctx.game.version,
+            ctx.game.turn,
+        )
+    ]
+    for part in parts.regions:
+        key = f"region-{part.region.id}"
+        if sent.get(key) != digests[key]:
+            pieces.append(
+                format_html(
+                    '<div id="{}" class="region" hx-swap-oob="true">{}</div>',
+                    key,
+                    part.html,
+                )
+            )
+    if sent.get("table-extras") != digests["table-extras"]:
+        pieces.append(
+            format_html(
+                '<div id="table-extras" hx-swap-oob="true">{}</div>', parts.extras
+            )
+        )
+    return "".join(pieces), digests
+
+
+def forget_all() -> None:
+    """Tests call this between runs that reuse table ids."""
+    _shared.clear()
 
 
 def render_chat_line(message: ChatMessage) -> str:

@@ -20,7 +20,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine, errors, hooks, push
+from games import engine, errors, hooks, push, snapshots
+from games.cache import LRU
 from games.families.registry import family_of
 from games.models import CHAT_MAX_LENGTH, ChatMessage, Game, GameAction, Seat
 from games.state import load_state, remember
@@ -317,15 +318,43 @@ def game_act(
         game.save(update_fields=fields)
         if over is not None:
             hooks.game_finished(game)
-        transaction.on_commit(lambda: remember(game, new_state))
+
+        def committed() -> None:
+            remember(game, new_state)
+            snapshots.committed(game, new_state)
+
+        transaction.on_commit(committed)
         push.table_changed_on_commit(game, lobby=over is not None)
     return game
 
 
+_seat_rows: LRU[tuple[int, str], tuple[tuple[int, int, int], ...]] = LRU(4096)
+"""A started table's seats as (id, position, user id): dealt at the start, they never
+change after, so each process reads them once per table."""
+
+
 def _seats_by_position(game: Game) -> dict[int, Seat]:
-    return {
-        seat.position: seat for seat in game.seats.all() if seat.position is not None
-    }
+    """The started table's seats by position, as fresh (unsaved-looking) instances:
+    a move's records refer to them and the end of the game writes their roles."""
+    key = (game.pk, game.code)
+    rows = _seat_rows.get(key)
+    if rows is None:
+        rows = tuple(
+            game.seats.exclude(position=None).values_list("pk", "position", "user_id")
+        )
+        _seat_rows.put(key, rows)
+    return {position: _seat(pk, game.pk, position, user) for pk, position, user in rows}
+
+
+_SEAT_FIELDS = ("id", "game_id", "user_id", "position")
+
+
+def _seat(pk: int, game_id: int, position: int, user_id: int) -> Seat:
+    """A seat as the database holds it (the other columns are read only if asked
+    for), without reading it."""
+    known = {"id": pk, "game_id": game_id, "user_id": user_id, "position": position}
+    names = [f.attname for f in Seat._meta.concrete_fields if f.attname in known]
+    return Seat.from_db(Seat.objects.db, names, [known[name] for name in names])
 
 
 def _finish(

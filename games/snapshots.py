@@ -3,22 +3,27 @@
 One move makes every connected seat's socket render its own view. Reading the table's
 row, its players and the viewer's seat for each of them would cost three queries per
 seat, thirty per move at a table of ten. A snapshot holds the row, the players and the
-engine state at the row's version; it is read once per table and version in each
-process and shared. Players are read again only while the table is open: seats are
-dealt at the start and never change after. A push that a snapshot already covers needs
-no database at all, so a consumer can answer it on the event loop.
+engine state at the row's version. The service that commits a move leaves the new
+snapshot here (:func:`committed`), so the sockets of the process that took the move
+answer its push with no database at all; a process that did not take it reads the
+table once (:func:`fetch`: the sockets that miss at the same moment wait for the same
+read) and shares it. Players are read again only while the table is open: seats are
+dealt at the start and never change after.
 
 A snapshot hands out nothing by itself: pages, pushes and API answers still take each
-viewer's own ``engine.view`` (``games.selectors.table_context``).
+viewer's own ``engine.view`` (``games.selectors.seat_view``).
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
+import asyncio
+import copy
 from dataclasses import dataclass
 from typing import Any
 
+from channels.db import database_sync_to_async
+
+from games.cache import LRU
 from games.models import Game
 from games.selectors import Player, players_of
 from games.state import load_state
@@ -53,24 +58,20 @@ class Snapshot:
         )
 
 
-_snapshots: OrderedDict[tuple[int, str], Snapshot] = OrderedDict()
-_lock = threading.Lock()
+_snapshots: LRU[tuple[int, str], Snapshot] = LRU(SNAPSHOTS_KEPT)
 
 
 def cached(game_id: int, code: str) -> Snapshot | None:
-    with _lock:
-        return _snapshots.get((game_id, code))
+    return _snapshots.get((game_id, code))
 
 
 def _keep(snapshot: Snapshot) -> None:
-    key = (snapshot.game.pk, snapshot.game.code)
-    with _lock:
-        current = _snapshots.get(key)
-        if current is None or current.game.version <= snapshot.game.version:
-            _snapshots[key] = snapshot
-            _snapshots.move_to_end(key)
-            while len(_snapshots) > SNAPSHOTS_KEPT:
-                _snapshots.popitem(last=False)
+    version = snapshot.game.version
+    _snapshots.put_if(
+        (snapshot.game.pk, snapshot.game.code),
+        snapshot,
+        lambda current: current.game.version <= version,
+    )
 
 
 def of(game: Game) -> Snapshot:
@@ -87,6 +88,24 @@ def of(game: Game) -> Snapshot:
     snapshot = Snapshot(game, players, positions, state)
     _keep(snapshot)
     return snapshot
+
+
+def committed(game: Game, state: Any) -> None:
+    """The service committed a move of a started table: keep its new row and state,
+    with the players this process already knows (seats never change after the start),
+    so that every socket here answers the push without the database. Called after
+    the commit only; a process that knows no snapshot of the table reads it on the
+    first push instead."""
+    known = cached(game.pk, game.code)
+    if known is None or not known.players_still_hold(game):
+        return
+    row = copy.copy(game)
+    # The related rows a page may touch, carried over so nothing is read lazily:
+    # the host never changes, and a rematch exists only once the game is over.
+    row.host = known.game.host
+    if game.status == Game.Status.PLAYING:
+        row.next_game = None
+    _keep(Snapshot(row, known.players, known.positions, state))
 
 
 def covering(game_id: int, code: str, push: tuple[int, str]) -> Snapshot | None:
@@ -111,13 +130,41 @@ def for_push(game_id: int, code: str, push: tuple[int, str] | None) -> Snapshot 
         .first()
     )
     if game is None:
-        with _lock:
-            _snapshots.pop((game_id, code), None)
+        _snapshots.pop((game_id, code))
         return None
     return of(game)
 
 
+_reading: dict[tuple[int, str, int, str], asyncio.Future[Snapshot | None]] = {}
+
+
+async def fetch(game_id: int, code: str, push: tuple[int, str]) -> Snapshot | None:
+    """A snapshot for a push, from the event loop: the one this process holds, or
+    one read from the database by the first socket that needs it while the others
+    wait for the same read (one query and one thread hop per process and version,
+    not one per socket)."""
+    found = covering(game_id, code, push)
+    if found is not None:
+        return found
+    key = (game_id, code, *push)
+    waiting = _reading.get(key)
+    if waiting is not None:
+        return await asyncio.shield(waiting)
+    future: asyncio.Future[Snapshot | None] = asyncio.get_running_loop().create_future()
+    _reading[key] = future
+    try:
+        snapshot = await database_sync_to_async(for_push)(game_id, code, push)
+    except BaseException as exc:
+        future.set_exception(exc)
+        future.exception()  # retrieved: the waiters see it, nobody else must
+        raise
+    else:
+        future.set_result(snapshot)
+        return snapshot
+    finally:
+        _reading.pop(key, None)
+
+
 def forget_all() -> None:
     """Tests call this between runs that reuse ids."""
-    with _lock:
-        _snapshots.clear()
+    _snapshots.clear()

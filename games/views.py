@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
@@ -84,7 +85,11 @@ def _game_or_404(code: str, request: HttpRequest) -> Game:
 def table(request: HttpRequest, code: str) -> HttpResponse:
     game = _game_or_404(code, request)
     user = request.user if request.user.is_authenticated else None
-    context = table_page_context(table_context(game, user), origin=_origin(request))
+    context = table_page_context(
+        table_context(game, user),
+        origin=_origin(request),
+        csrf_token=get_token(request),
+    )
     if request.htmx and request.GET.get("fragment") == "live":
         return render(request, "games/_live.html", context)
     return render(request, "games/table.html", context)
@@ -103,7 +108,9 @@ def _after_post(
             response["HX-Redirect"] = "/games/"
             return response
         context = table_page_context(
-            table_context(fresh, user, with_chat=False), origin=_origin(request)
+            table_context(fresh, user, with_chat=False),
+            origin=_origin(request),
+            csrf_token=get_token(request),
         )
         context["error"] = str(error) if error else ""
         status = 200 if error is None else error.status
@@ -112,8 +119,7 @@ def _after_post(
         return HttpResponse(html, status=status if status != 200 else 200)
     if error is not None:
         messages.error(request, str(error))
-    if not Game.objects.filter(pk=game.pk).exists():
-        return redirect("games:lobby")
+    # Every service posted here keeps the table (closing one has its own view).
     return redirect(game)
 
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from games.families.registry import family_of, known_words
 from games.models import Game
+from games.rendering import render_regions
 from history import replay
 from history.selectors import GameRow
 
@@ -157,7 +158,7 @@ def replay_context(
         }
 
     number = shown.step.number
-    return {
+    context: dict[str, Any] = {
         "screen": shown,
         "game": game,
         "view": shown.view,
@@ -165,6 +166,7 @@ def replay_context(
         "regions": family.regions,
         "board": family.board(shown.view, names, playing=True),
         "public_board": family.board(shown.public_view, names, playing=True),
+        "words": family.words(game.ruleset),
         "readonly": True,
         "links": {
             "first": link(0),
@@ -181,3 +183,5 @@ def replay_context(
             for milestone in shown.milestones
         ],
     }
+    context["region_parts"] = render_regions(context)
+    return context

@@ -320,7 +320,7 @@ def _pushed_and_selected(code: str, users: list[Any]) -> list[tuple[Any, Any]]:
     pairs = []
     for user in users:
         seat = snapshot_seat_view(snapshot, user)
-        frame = JsonSeatConsumer().seat_frame(seat, on_loop=True)
+        frame = JsonSeatConsumer().seat_frame(seat, on_loop=True, full=False)
         selected = table_context(game_row, user, with_chat=False)
         pairs.append((json.loads(frame), selected))
     return pairs

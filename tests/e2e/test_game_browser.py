@@ -25,7 +25,9 @@ MAX_MOVES = 250
 
 
 def live(page: Page):
-    return page.locator("#table-live")
+    """The table's state: its status, version and turn (``#table-state``, which
+    every push carries)."""
+    return page.locator("#table-state")
 
 
 NO_JS: set[Page] = set()
@@ -58,6 +60,8 @@ SAME_AS_RELOAD = r"""() => {
     });
     copy.querySelectorAll("button[disabled]")
       .forEach((b) => b.removeAttribute("disabled"));
+    copy.querySelectorAll("[hx-swap-oob]")
+      .forEach((e) => e.removeAttribute("hx-swap-oob"));
     return copy.innerHTML.replace(/\s+/g, " ").trim();
   };
   return [clean(document.getElementById("table-live")),
@@ -172,7 +176,7 @@ def seat_table(
         host.locator(f"input[name=opt_{ruleset}_{option}]").check()
     host.locator("input[name=name]").fill("Пятница")
     host.locator("form.create-table button[type=submit]").click()
-    expect(host.locator("#table-live")).to_have_attribute("data-status", "open")
+    expect(live(host)).to_have_attribute("data-status", "open")
     link = host.locator("#share-link").input_value()
     code = Game.objects.get().code
     assert link.endswith(f"/games/t/{code}/")
@@ -185,7 +189,7 @@ def seat_table(
     start.click()
     for page in pages:
         if page in NO_JS:
-            expect(host.locator("#table-live")).to_have_attribute(
+            expect(live(host)).to_have_attribute(
                 "data-status", "playing", timeout=10_000
             )
             page.reload()

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FloatRect, Locator, Page, expect
 
 from games import engine, services
 from history.figures import games_url
@@ -91,6 +91,17 @@ def check_page(page: Page, label: str) -> None:
     brand = page.locator(".brand").bounding_box()
     assert brand is not None
     assert brand["x"] + brand["width"] > 390 - 40, f"{label}: brand not on the right"
+
+
+def box_of(locator: Locator) -> FloatRect:
+    """The element's box once it is shown (a push may be redrawing it)."""
+    expect(locator).to_be_visible()
+    for _ in range(20):
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+        locator.page.wait_for_timeout(50)
+    raise AssertionError(f"{locator} is not shown")
 
 
 def persian_number(page: Page, selector: str, *, names: Iterable[str] = ()) -> str:
@@ -238,7 +249,10 @@ def test_a_whole_table_in_persian(new_player: Callable[..., Page]) -> None:
     def look(username: str, label: str) -> Page:
         page = pages[username]
         page.goto(url)
-        expect(page.locator("#table-live")).to_have_attribute("data-status", "playing")
+        expect(page.locator("#table-state")).to_have_attribute("data-status", "playing")
+        # The socket's first frame redraws the live area: measure after it.
+        expect(page.locator("body")).to_have_attribute("data-socket", "on")
+        page.wait_for_load_state("networkidle")
         check_page(page, label)
         return page
 
@@ -247,7 +261,7 @@ def test_a_whole_table_in_persian(new_player: Callable[..., Page]) -> None:
     page = look("ann", "table-proposal")
     persian_number(page, ".banner")
     persian_number(page, ".track .m")
-    circles = [page.locator(".track .m").nth(i).bounding_box() for i in range(2)]
+    circles = [box_of(page.locator(".track .m").nth(i)) for i in range(2)]
     assert circles[0] and circles[1] and circles[0]["x"] > circles[1]["x"]
     name_reads_left_to_right(page, "Оля!")
     name_reads_left_to_right(page, "Max 2")
@@ -287,7 +301,7 @@ def test_a_whole_table_in_persian(new_player: Callable[..., Page]) -> None:
     table.shoot(sniper, _seat_of(table, "scout"))
     page = pages["ann"]
     page.goto(url)
-    expect(page.locator("#table-live")).to_have_attribute("data-status", "finished")
+    expect(page.locator("#table-state")).to_have_attribute("data-status", "finished")
     check_page(page, "table-over")
 
     # The review and its replay: "previous" on the right pointing right, and the

@@ -3,6 +3,8 @@ clear message and changes nothing."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -204,3 +206,32 @@ def test_table_page_for_a_spectator_and_the_russian_interface() -> None:
     body = client_for(UserFactory()).get(game.get_absolute_url()).content.decode()
     assert "ws-connect" in body
     assert "data-role-card" not in body  # a spectator has no card
+
+
+def test_a_plain_post_from_the_page_carries_its_csrf_token() -> None:
+    """Without JavaScript a move is the page's own form, posted: each form the page
+    draws (the seat's regions are rendered apart from the page) carries the token."""
+    game = start_table("partisans", 5)
+    leader = seated_users(game)[public_view(game)["leader"]]
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(leader)
+    page = client.get(f"/games/t/{game.code}/").content.decode()
+    form = re.search(
+        r'<form method="post" action="/games/t/\S+/act/".*?</form>', page, re.S
+    )
+    assert form is not None
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.group(0))
+    assert token is not None
+    team = [0, 1]
+    answer = client.post(
+        f"/games/t/{game.code}/act/",
+        {
+            "csrfmiddlewaretoken": token.group(1),
+            "action": "propose",
+            "turn": str(game.turn),
+            "team": [str(seat) for seat in team],
+        },
+    )
+    assert answer.status_code == 302
+    game.refresh_from_db()
+    assert game.version == 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -147,40 +148,160 @@ class GridRow:
     result_label: str
 
 
-@dataclass
 class Board:
-    banner: str
-    banner_detail: str
-    banner_tone: str
-    news: str
-    news_tone: str
-    last_vote: tuple[int, int] | None
-    """(mission, attempt) of the finished vote the seats show, until the next."""
-    grid: list[GridRow]
-    playing: bool
-    my_vote_cast: bool
-    show_tokens: bool
-    propose_label: str
-    cards_secret_label: str
-    track: list[MissionCircle]
-    rejections: int
-    pips: list[bool]
-    seats: list[SeatRow]
-    log: list[LogEntry]
-    checks: list[CheckEntry]
-    action: ActionArea | None
-    role_card: RoleCard | None
-    words: Words
-    on_team_label: str
-    phase: str
-    over: bool
-    winner: str | None
-    winner_label: str
-    reason_label: str
-    curses_left: int
-    population_left: int
-    sniper_target: str | None
-    sniper_hit: bool | None
+    """Everything the play area shows, for the viewer whose view this is.
+
+    Each part is worked out the first time a template asks for it: a seat's own
+    regions (its top and its card) read a few of them, the shared regions (drawn once
+    per version for every seat) the rest, so a push does only the work its regions
+    need.
+    """
+
+    def __init__(
+        self, view: Mapping[str, Any], names: Mapping[int, str], playing: bool
+    ) -> None:
+        self.view = view
+        self.names = names
+        self.playing = playing
+        self.ruleset: str = view["ruleset"]
+        self.words: Words = words_for(self.ruleset)
+        self.phrases = phrases_for(self.ruleset)
+        self.me: int | None = view["me"]["seat"] if view["me"] else None
+        self.phase: str = view["phase"]
+        self.over = self.phase == "over"
+        self.rejections: int = view["rejections"]
+
+    @cached_property
+    def _banner(self) -> tuple[str, str, str]:
+        return _banner(self.view, self.names, self.words, self.ruleset, self.playing)
+
+    @property
+    def banner(self) -> str:
+        return self._banner[0]
+
+    @property
+    def banner_detail(self) -> str:
+        return self._banner[1]
+
+    @property
+    def banner_tone(self) -> str:
+        return self._banner[2]
+
+    @cached_property
+    def _news(self) -> tuple[str, str]:
+        return _news(self.view, self.names, self.ruleset)
+
+    @property
+    def news(self) -> str:
+        return self._news[0]
+
+    @property
+    def news_tone(self) -> str:
+        return self._news[1]
+
+    @cached_property
+    def last_vote(self) -> tuple[int, int] | None:
+        """(mission, attempt) of the finished vote the seats show, until the next."""
+        history = self.view["history"]
+        if history and self.phase != "vote":
+            return history[-1]["mission"], history[-1]["attempt"]
+        return None
+
+    @cached_property
+    def grid(self) -> list[GridRow]:
+        return _grid(self.view, self.words, self.ruleset)
+
+    @cached_property
+    def my_vote_cast(self) -> bool:
+        me = self.view["me"]
+        return bool(me) and me.get("vote") is not None
+
+    @cached_property
+    def show_tokens(self) -> bool:
+        return bool(self.words.success_colour)
+
+    @cached_property
+    def propose_label(self) -> str:
+        return str(self.phrases.propose_button)
+
+    @cached_property
+    def cards_secret_label(self) -> str:
+        return str(self.phrases.cards_secret)
+
+    @cached_property
+    def on_team_label(self) -> str:
+        return str(self.phrases.on_team)
+
+    @cached_property
+    def track(self) -> list[MissionCircle]:
+        return _mission_circles(self.view, self.words, self.ruleset)
+
+    @cached_property
+    def pips(self) -> list[bool]:
+        return [i < self.rejections for i in range(MAX_REJECTIONS)]
+
+    @cached_property
+    def seats(self) -> list[SeatRow]:
+        return _seat_rows(self.view, self.names, self.ruleset)
+
+    @cached_property
+    def log(self) -> list[LogEntry]:
+        return _log(self.view, self.names, self.words, self.ruleset)
+
+    @cached_property
+    def checks(self) -> list[CheckEntry]:
+        return _checks(self.view, self.names, self.ruleset)
+
+    @cached_property
+    def action(self) -> ActionArea | None:
+        if not self.playing:
+            return None
+        return _action_area(self.view, self.names, self.words, self.me)
+
+    @cached_property
+    def role_card(self) -> RoleCard | None:
+        return _role_card(self.view, self.names, self.ruleset, self.words)
+
+    @cached_property
+    def _outcome(self) -> Mapping[str, Any] | None:
+        outcome: Mapping[str, Any] | None = self.view["outcome"]
+        return outcome
+
+    @property
+    def winner(self) -> str | None:
+        return self._outcome["winner"] if self._outcome else None
+
+    @property
+    def winner_label(self) -> str:
+        if not self._outcome:
+            return ""
+        return _winner_label(self.ruleset, self._outcome["winner"])
+
+    @property
+    def reason_label(self) -> str:
+        if not self._outcome:
+            return ""
+        return _reason_label(self.ruleset, self._outcome["reason"])
+
+    @cached_property
+    def curses_left(self) -> int:
+        return 3 - sum(1 for m in self.view["missions"] if m["result"] == "success")
+
+    @cached_property
+    def population_left(self) -> int:
+        return 3 - sum(1 for m in self.view["missions"] if m["result"] == "fail")
+
+    @cached_property
+    def sniper_target(self) -> str | None:
+        sniper = self.view["sniper"] or {}
+        target = sniper.get("target")
+        return None if target is None else self.names.get(target)
+
+    @property
+    def sniper_hit(self) -> bool | None:
+        sniper = self.view["sniper"] or {}
+        hit: bool | None = sniper.get("hit")
+        return hit
 
 
 def _names(names: Mapping[int, str], seats: list[int], me: int | None) -> str:
@@ -686,50 +807,4 @@ def board(
 
     ``playing`` is False for a game its host abandoned: the engine does not know
     that, so the board offers no move and says the game was abandoned."""
-    ruleset = view["ruleset"]
-    words = words_for(ruleset)
-    me = view["me"]["seat"] if view["me"] else None
-    text, detail, tone = _banner(view, names, words, ruleset, playing)
-    news, news_tone = _news(view, names, ruleset)
-    successes = sum(1 for m in view["missions"] if m["result"] == "success")
-    failures = sum(1 for m in view["missions"] if m["result"] == "fail")
-    outcome = view["outcome"]
-    sniper = view["sniper"] or {}
-    phrases = phrases_for(ruleset)
-    return Board(
-        banner=text,
-        banner_detail=detail,
-        banner_tone=tone,
-        news=news,
-        news_tone=news_tone,
-        last_vote=(view["history"][-1]["mission"], view["history"][-1]["attempt"])
-        if view["history"] and view["phase"] != "vote"
-        else None,
-        grid=_grid(view, words, ruleset),
-        playing=playing,
-        my_vote_cast=bool(view["me"]) and view["me"].get("vote") is not None,
-        show_tokens=bool(words.success_colour),
-        propose_label=str(phrases.propose_button),
-        cards_secret_label=str(phrases.cards_secret),
-        track=_mission_circles(view, words, ruleset),
-        rejections=view["rejections"],
-        pips=[i < view["rejections"] for i in range(MAX_REJECTIONS)],
-        seats=_seat_rows(view, names, ruleset),
-        log=_log(view, names, words, ruleset),
-        checks=_checks(view, names, ruleset),
-        action=_action_area(view, names, words, me) if playing else None,
-        role_card=_role_card(view, names, ruleset, words),
-        words=words,
-        on_team_label=str(phrases.on_team),
-        phase=view["phase"],
-        over=view["phase"] == "over",
-        winner=outcome["winner"] if outcome else None,
-        winner_label=_winner_label(ruleset, outcome["winner"]) if outcome else "",
-        reason_label=_reason_label(ruleset, outcome["reason"]) if outcome else "",
-        curses_left=3 - successes,
-        population_left=3 - failures,
-        sniper_target=names.get(sniper["target"])
-        if sniper.get("target") is not None
-        else None,
-        sniper_hit=sniper.get("hit"),
-    )
+    return Board(view, names, playing)

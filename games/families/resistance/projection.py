@@ -13,7 +13,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.db import transaction
+
 from games import engine
+from games.cache import LRU
 from games.families.resistance.models import (
     Check,
     Mission,
@@ -47,6 +50,11 @@ def _started(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> 
     )
 
 
+_open: LRU[tuple[int, str], int] = LRU(4096)
+"""The proposal being voted on at a table, as this process wrote it: each vote refers
+to it. A process that did not write it (or forgot) asks the database."""
+
+
 def _proposed(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
     proposal = Proposal.objects.create(
         game=game,
@@ -54,16 +62,33 @@ def _proposed(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) ->
         attempt=data["attempt"],
         leader=seats[data["leader"]],
     )
-    proposal.team.set([seats[position] for position in data["team"]])
+    proposal.team.add(*(seats[position] for position in data["team"]))
+    key, proposal_id = (game.pk, game.code), proposal.pk
+    # Only once it is committed: a rolled-back move must leave no stale id behind.
+    transaction.on_commit(lambda: _open.put(key, proposal_id))
+
+
+def _open_proposal_id(game: Game) -> int:
+    known = _open.get((game.pk, game.code))
+    if known is not None:
+        return known
+    found: int = (
+        Proposal.objects.filter(game=game, approved__isnull=True)
+        .values_list("pk", flat=True)
+        .latest("pk")
+    )
+    return found
 
 
 def _open_proposal(game: Game) -> Proposal:
-    return Proposal.objects.filter(game=game, approved__isnull=True).latest("pk")
+    return Proposal.objects.get(pk=_open_proposal_id(game))
 
 
 def _vote_cast(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
     Vote.objects.create(
-        proposal=_open_proposal(game), seat=seats[data["seat"]], approve=data["approve"]
+        proposal_id=_open_proposal_id(game),
+        seat=seats[data["seat"]],
+        approve=data["approve"],
     )
 
 
@@ -73,12 +98,13 @@ def _votes_revealed(
     proposal = _open_proposal(game)
     proposal.approved = data["approved"]
     proposal.save(update_fields=["approved"])
+    _open.pop((game.pk, game.code))
     if data["approved"]:
         team = list(proposal.team.all())
         mission = Mission.objects.get(game=game, number=data["mission"])
         mission.size = len(team)
         mission.save(update_fields=["size"])
-        mission.team.set(team)
+        mission.team.add(*team)
 
 
 def _mission_done(
