@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.txt constraints.txt | cksum
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup lint pytest messages bench bench-engine bench-live bench-history bench-chaos clean
+.PHONY: run test setup lint pytest messages bench bench-engine bench-live bench-history bench-chaos bench-clubs bench-tournament bench-analysis clean
 
 run: setup
 	$(BIN)/python manage.py migrate --noinput
@@ -35,8 +35,11 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# One pytest worker per core (each with its own test database and, for the browser
+# tests, its own daphne); PYTEST_WORKERS=0 runs in one process.
+PYTEST_WORKERS ?= auto
 pytest: setup
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Refresh the translation catalogues after changing strings (needs GNU gettext).
 # The compiled .mo files are committed, so running the site never needs gettext.
@@ -58,7 +61,17 @@ bench-live: setup
 bench-history: setup
 	$(BIN)/python -m bench.history
 
-# Not part of `make bench`: a reliability run on PostgreSQL (DATABASE_URL) with its
+# Not part of `make bench`: longer runs.
+bench-clubs: setup
+	$(BIN)/python -m bench.clubs
+
+bench-tournament: setup
+	$(BIN)/python -m bench.tournament
+
+bench-analysis: setup
+	$(BIN)/python -m bench.analysis
+
+# A reliability run on PostgreSQL (DATABASE_URL) with its
 # own private redis-server; MINUTES=30 for the soak.
 MINUTES ?= 10
 bench-chaos: setup

@@ -21,7 +21,24 @@ logger = logging.getLogger(__name__)
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The front page: what the site is, and every game it offers (from the installed
+    game families, so a new family appears here by itself)."""
+    from games import engine
+    from games.families.registry import playable_rulesets, words_of
+
+    games = []
+    for code in playable_rulesets():
+        ruleset = engine.get_ruleset(code)
+        words = words_of(code)
+        games.append(
+            {
+                "name": words.game,
+                "tagline": words.tagline,
+                "low": ruleset.min_players,
+                "high": ruleset.max_players,
+            }
+        )
+    return render(request, "home.html", {"games": games})
 
 
 def _database_ok() -> bool:

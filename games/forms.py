@@ -135,11 +135,16 @@ class CreateTableForm(forms.Form):
                 names.append(field_name)
             self.option_fields[code] = names
 
-    def game_choices(self) -> list[tuple[forms.BoundField, Any]]:
-        """Each game's radio button with its one-line description."""
-        return [
-            (radio, words_of(radio.data["value"]).tagline) for radio in self["ruleset"]
-        ]
+    def game_choices(self) -> list[tuple[forms.BoundField, Any, tuple[int, int]]]:
+        """Each game's radio button with its one-line description and how many
+        players it takes (lowest, highest)."""
+        choices = []
+        for radio in self["ruleset"]:
+            code = radio.data["value"]
+            ruleset = engine.get_ruleset(code)
+            players = (ruleset.min_players, ruleset.max_players)
+            choices.append((radio, words_of(code).tagline, players))
+        return choices
 
     def option_groups(self) -> list[tuple[str, Any, list[forms.BoundField]]]:
         return [

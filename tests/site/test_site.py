@@ -146,3 +146,25 @@ async def test_profile_language_wins_under_the_async_handler() -> None:
     await sync_to_async(connections.close_all)()
     assert response.status_code == 200
     assert response["Content-Language"] == "en"
+
+
+def test_the_front_page_lists_every_installed_game_with_its_player_count(
+    client: Client,
+) -> None:
+    """From the game families, not a hand-kept list: a new family shows up here."""
+    from django.utils import translation
+
+    from games import engine
+    from games.families.registry import playable_rulesets, words_of
+
+    body = client.get("/", headers={"accept-language": "en"}).content.decode()
+    with translation.override("en"):
+        for code in playable_rulesets():
+            ruleset = engine.get_ruleset(code)
+            assert str(words_of(code).game) in body
+            assert str(words_of(code).tagline) in body
+            low, high = ruleset.min_players, ruleset.max_players
+            assert (
+                f"{low}–{high} players" if low != high else f"{low} players"
+            ) in body
+    assert "3–4 players" in body  # the cells game
