@@ -49,6 +49,38 @@ on the database's own statistics.
 
 ``--profile FILE`` records the first worker with py-spy during the measurement and
 prints where its time goes (``FILE`` keeps the raw stacks).
+
+Browser seats (``--seats browser``): each user also gets a signed-in session, made
+in the database with the site's session engine as the log-in form would. A seat
+opens the table page (which sets its CSRF cookie), then the page's HTML socket
+``/ws/table/<code>/`` with its cookies and the site's Origin, and keeps the live area
+as a browser does: the whole area on connect, then each frame's parts swapped in by
+id. Its moves are the move forms its page shows (``ws-send`` forms posting to
+``/act/``), filled in at random (hidden fields, one choice per radio group, as many
+boxes as ``data-team-size`` says) and sent as htmx's ws extension sends them: one
+JSON object of the form's fields plus ``"HEADERS"`` (``--act socket``, the default),
+or posted as a browser without JavaScript does (``--act post``: the form POST with
+the CSRF cookie and field, then the page the redirect leads to). A move is complete
+when the last of the ten seats has a frame whose ``#table-state`` carries a newer
+``data-version`` (with ``--act post`` also when the mover has its page). The page's
+socket does not say which version a move made, so when seats move at once each new
+version counts once, from the earliest move decided on the version before it.
+
+``--serial`` plays one table, one move in flight: once every seat shows the same
+version, one seat that may move makes a random move, and the next waits until the
+move is complete. It prints ``serial_moves_per_s`` and the latencies of single moves
+(the measure of a person's wait, not of a busy evening). With ``--serial`` the bench
+also measures the floor (``--no-floor`` skips it): ``floor_application``, a bare
+Channels consumer (a frame in, one ``group_send`` to the ten sockets of its group,
+nothing else, on the same channel layer) served by the same daphne on other ports,
+driven by the same loop; it prints ``floor_p50_ms``, ``floor_p99_ms`` and
+``ratio_p50`` / ``ratio_p99`` (Podpolye over the floor).
+
+Every mode also prints ``cpu_ms_per_move`` (the server processes' user and system
+CPU time over the measured seconds, from /proc, per move) and ``bytes_per_push``
+(the bytes of all frames the seats received in the window, per move and seat; a
+socket that falls behind skips to the newest version, so under load this is less
+than one frame per move).
 """
 
 from __future__ import annotations
