@@ -965,6 +965,7 @@ class BrowserSeat(Seat):
     async def connect(self, game: TableGame) -> None:
         import httpx
         from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidHandshake
 
         self.game = game
         self.seen, self.decided_on, self.busy = -1, -1, False
@@ -991,7 +992,7 @@ class BrowserSeat(Seat):
                         open_timeout=60,
                     )
                 return
-            except OSError:
+            except (OSError, InvalidHandshake):
                 if attempt == 4:
                     raise
                 await asyncio.sleep(0.5 * (attempt + 1))
