@@ -1628,6 +1628,7 @@ def _per_move(measure: Measure, prefix: str) -> None:
     print(f"{prefix}cpu_ms_per_move: {1000 * cpu / moves if moves else nan:.2f}")
     pushes = moves * SEATS
     print(f"{prefix}bytes_per_push: {measure.bytes_in / pushes if pushes else nan:.0f}")
+    print(f"{prefix}frames_per_move: {measure.frames_in / moves if moves else nan:.1f}")
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
