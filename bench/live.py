@@ -49,6 +49,38 @@ on the database's own statistics.
 
 ``--profile FILE`` records the first worker with py-spy during the measurement and
 prints where its time goes (``FILE`` keeps the raw stacks).
+
+Browser seats (``--seats browser``): each user also gets a signed-in session, made
+in the database with the site's session engine as the log-in form would. A seat
+opens the table page (which sets its CSRF cookie), then the page's HTML socket
+``/ws/table/<code>/`` with its cookies and the site's Origin, and keeps the live area
+as a browser does: the whole area on connect, then each frame's parts swapped in by
+id. Its moves are the move forms its page shows (``ws-send`` forms posting to
+``/act/``), filled in at random (hidden fields, one choice per radio group, as many
+boxes as ``data-team-size`` says) and sent as htmx's ws extension sends them: one
+JSON object of the form's fields plus ``"HEADERS"`` (``--act socket``, the default),
+or posted as a browser without JavaScript does (``--act post``: the form POST with
+the CSRF cookie and field, then the page the redirect leads to). A move is complete
+when the last of the ten seats has a frame whose ``#table-state`` carries a newer
+``data-version`` (with ``--act post`` also when the mover has its page). The page's
+socket does not say which version a move made, so when seats move at once each new
+version counts once, from the earliest move decided on the version before it.
+
+``--serial`` plays one table, one move in flight: once every seat shows the same
+version, one seat that may move makes a random move, and the next waits until the
+move is complete. It prints ``serial_moves_per_s`` and the latencies of single moves
+(the measure of a person's wait, not of a busy evening). With ``--serial`` the bench
+also measures the floor (``--no-floor`` skips it): ``floor_application``, a bare
+Channels consumer (a frame in, one ``group_send`` to the ten sockets of its group,
+nothing else, on the same channel layer) served by the same daphne on other ports,
+driven by the same loop; it prints ``floor_p50_ms``, ``floor_p99_ms`` and
+``ratio_p50`` / ``ratio_p99`` (Podpolye over the floor).
+
+Every mode also prints ``cpu_ms_per_move`` (the server processes' user and system
+CPU time over the measured seconds, from /proc, per move) and ``bytes_per_push``
+(the bytes of all frames the seats received in the window, per move and seat; a
+socket that falls behind skips to the newest version, so under load this is less
+than one frame per move).
 """
 
 from __future__ import annotations
@@ -93,6 +125,8 @@ _counter: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
     "bench_query_counter", default=None
 )
 _VERSION = re.compile(rb'"version": (\d+)')
+_HTML_VERSION = re.compile(rb'data-version="(\d+)"')
+_PAGE = re.compile(r"/t/[^/]+/$")
 _BUCKET = 10
 
 
@@ -186,7 +220,7 @@ def _server() -> Any:
 
 
 def _version_of(data: bytes) -> int | None:
-    found = _VERSION.search(data[:400])
+    found = _VERSION.search(data[:400]) or _HTML_VERSION.search(data[:2000])
     return int(found.group(1)) if found else None
 
 
@@ -209,8 +243,13 @@ async def server_application(scope: dict[str, Any], receive: Any, send: Any) -> 
 async def _serve_http(
     app: Any, scope: dict[str, Any], receive: Any, send: Any, counter: list[int]
 ) -> None:
-    acting = scope["method"] == "POST" and scope["path"].endswith("/actions")
+    path = scope["path"]
+    acting = scope["method"] == "POST" and (
+        path.endswith("/actions") or path.endswith("/act/")
+    )
     kind = "http_act" if acting else "http_other"
+    if scope["method"] == "GET" and _PAGE.search(path):
+        kind = "http_page"  # a table page: a no-JS browser's answer to its move
     version: list[int | None] = [None]
 
     async def sending(message: dict[str, Any]) -> None:
@@ -238,6 +277,10 @@ async def _serve_socket(
                 kind = "ws_acted"
             elif text.startswith(b'{"type": "view"'):
                 kind = "ws_push"
+            elif text.startswith(b'<div id="table-error"'):
+                kind = "ws_error"
+            elif text.startswith(b"<div id=") and b"data-version=" in text[:2000]:
+                kind = "ws_push"  # the HTML socket: the live area, or its changes
             else:
                 kind = "ws_other"
             _stats.add(kind, counter[0], _version_of(text))
@@ -249,6 +292,82 @@ async def _serve_socket(
         await app(scope, receive, sending)
     finally:
         _stats.add("ws_close", counter[0])
+
+
+# --- The floor: the least a server can do for the same traffic -------------------
+
+_floor: Any = None
+
+
+def _floor_app() -> Any:
+    """A bare Channels application: a socket joins its group; a frame it sends is
+    one ``group_send`` to the group, which each socket writes out as it came.
+    Nothing else: no database, no sessions, no rendering; the same channel layer
+    as the site (Redis when ``REDIS_URL`` is set)."""
+    global _floor
+    if _floor is not None:
+        return _floor
+    from django.conf import settings
+
+    redis_url = os.environ.get("REDIS_URL", "")
+    layer: dict[str, Any] = {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    if redis_url and os.environ.get("PODPOLYE_BENCH_LAYER") == "pubsub":
+        layer = {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [redis_url]},
+        }
+    elif redis_url:
+        layer = {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "capacity": 1500, "expiry": 30},
+        }
+    if not settings.configured:
+        settings.configure(
+            DEBUG=False, ALLOWED_HOSTS=["*"], CHANNEL_LAYERS={"default": layer}
+        )
+    import django
+
+    django.setup()
+    from channels.generic.websocket import AsyncWebsocketConsumer
+    from channels.routing import URLRouter
+    from django.urls import path
+
+    class FloorConsumer(AsyncWebsocketConsumer):
+        group = ""
+
+        async def connect(self) -> None:
+            self.group = "floor-" + self.scope["url_route"]["kwargs"]["group"]
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.accept()
+
+        async def disconnect(self, code: int) -> None:
+            if self.group:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+
+        async def receive(
+            self, text_data: str | None = None, bytes_data: bytes | None = None
+        ) -> None:
+            await self.channel_layer.group_send(
+                self.group, {"type": "floor.push", "text": text_data or ""}
+            )
+
+        async def floor_push(self, event: dict[str, Any]) -> None:
+            await self.send(text_data=event["text"])
+
+    _floor = URLRouter([path("ws/floor/<str:group>/", FloorConsumer.as_asgi())])
+    return _floor
+
+
+async def floor_application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """Served by ``daphne bench.live:floor_application``: the floor's sockets, and
+    a 200 to any HTTP request (the bench's readiness probe)."""
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+        return
+    if scope["type"] == "lifespan":
+        return
+    await _floor_app()(scope, receive, send)
 
 
 # --- The database and the server processes ----------------------------------------
@@ -330,7 +449,7 @@ def free_port() -> int:
 
 
 def servers_start(
-    env: dict[str, str], workers: int
+    env: dict[str, str], workers: int, application: str = "server_application"
 ) -> list[tuple[subprocess.Popen[bytes], int]]:
     started = []
     for _ in range(workers):
@@ -345,7 +464,7 @@ def servers_start(
             str(port),
             "--access-log",
             os.devnull,
-            "bench.live:server_application",
+            f"bench.live:{application}",
         ]
         log = open(Path(env["PODPOLYE_BENCH_STATS"]) / f"daphne-{port}.log", "wb")  # noqa: SIM115
         process = subprocess.Popen(
@@ -402,8 +521,10 @@ def server_totals(folder: Path) -> dict[str, Any]:
 # --- Users and tokens, straight into the database ---------------------------------
 
 
-def players_create(db: Database, count: int) -> list[str]:
-    """``count`` users with a token each; returns the keys."""
+def players_create(db: Database, count: int) -> tuple[list[str], list[str]]:
+    """``count`` users with a token and a signed-in session each (as if each had
+    logged in through the form, in the site's session engine); returns the keys
+    and the session keys."""
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.local"
     os.environ["DJANGO_DEBUG"] = "false"
     os.environ["DATABASE_URL"] = db.url
@@ -436,8 +557,22 @@ def players_create(db: Database, count: int) -> list[str]:
         )
         for user, key in zip(users, keys, strict=True)
     )
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    engine = import_module(settings.SESSION_ENGINE)
+    sessions = []
+    for user in User.objects.filter(username__startswith="bench").order_by("pk"):
+        store = engine.SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        sessions.append(store.session_key)
     connections.close_all()
-    return keys
+    return keys, sessions
 
 
 # --- The programs -----------------------------------------------------------------
@@ -457,6 +592,11 @@ class Measure:
     all_playing: asyncio.Event = field(default_factory=asyncio.Event)
     tables: int = 0
     seats: list[Seat] = field(default_factory=list)
+    # What the seats received in the window, in bytes and frames.
+    bytes_in: int = 0
+    frames_in: int = 0
+    # --act post: from a move's POST to the page its redirect leads to.
+    posts: list[float] = field(default_factory=list)
 
     def table_playing(self) -> None:
         """One more table has dealt its first game. Nobody moves before every table
@@ -471,6 +611,11 @@ class Measure:
     def in_window(self, moment: float) -> bool:
         return self.window[0] <= moment < self.window[1]
 
+    def received(self, moment: float, raw: str | bytes) -> None:
+        if self.in_window(moment):
+            self.bytes_in += len(raw.encode() if isinstance(raw, str) else raw)
+            self.frames_in += 1
+
 
 @dataclass
 class TableGame:
@@ -479,8 +624,16 @@ class TableGame:
     code: str
     sent: dict[int, float] = field(default_factory=dict)
     arrived: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
+    # Browser seats: (version the move was decided on, when it was sent).
+    sends: list[tuple[int, float]] = field(default_factory=list)
+    # Set on every frame any seat receives and on every refusal (--serial waits on it).
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    refusals: int = 0
 
     def settle(self, measure: Measure) -> None:
+        if self.sends:
+            self.settle_pages(measure)
+            return
         for version, started in self.sent.items():
             if not measure.in_window(started):
                 continue
@@ -490,6 +643,21 @@ class TableGame:
                 measure.latencies.append(max(times) - started)
             else:
                 measure.incomplete += 1
+
+    def settle_pages(self, measure: Measure) -> None:
+        """A page's move does not say which version it made: each new version is
+        counted once, its latency from the earliest move decided on the version
+        before it (and sent before anyone saw it) to the last seat's frame."""
+        for version, times in self.arrived.items():
+            if version < 1 or not times or not measure.in_window(min(times)):
+                continue
+            measure.actions += 1
+            first = min(times)
+            started = [t for v, t in self.sends if v == version - 1 and t <= first]
+            if len(times) < SEATS:
+                measure.incomplete += 1
+            elif started:
+                measure.latencies.append(max(times) - min(started))
 
 
 def random_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -582,6 +750,8 @@ class Seat:
         try:
             async for raw in self.ws:
                 now = time.perf_counter()
+                self.measure.received(now, raw)
+                game.changed.set()
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind == "view":
@@ -604,6 +774,7 @@ class Seat:
                     self.maybe_move()
                 elif kind == "error":
                     self.measure.refused[message["code"]] += 1
+                    game.refusals += 1
                     self.busy = False
                     self.maybe_move()
         finally:
@@ -612,7 +783,8 @@ class Seat:
     def maybe_move(self) -> None:
         latest = self.latest
         if (
-            not self.measure.all_playing.is_set()
+            self.args.serial
+            or not self.measure.all_playing.is_set()
             or self.busy
             or latest is None
             or latest["version"] <= self.decided_on
@@ -662,6 +834,329 @@ class Seat:
             self.measure.refused[code] += 1
         self.busy = False
         self.maybe_move()
+
+    # --serial: the table's driver asks who may move and makes one move -------
+
+    def status_now(self) -> str:
+        return str(self.latest["status"]) if self.latest is not None else ""
+
+    def can_move(self) -> bool:
+        latest = self.latest
+        return (
+            latest is not None
+            and latest["version"] == self.seen
+            and latest["view"] is not None
+            and bool(latest["view"]["legal"])
+        )
+
+    async def serial_move(self) -> None:
+        game, seen = self.game, self.latest
+        assert game is not None and seen is not None
+        body = {"action": random_move(seen["view"], self.rng), "turn": seen["turn"]}
+        if self.args.act == "socket":
+            await self.ws.send(json.dumps({"type": "act", **body}))
+            return
+        answer = await self.post(f"tables/{game.code}/actions", body)
+        if answer.status_code != 200:
+            try:
+                code = answer.json()["error"]["code"]
+            except ValueError:
+                code = f"HTTP {answer.status_code}"
+            self.measure.refused[code] += 1
+            game.refusals += 1
+            game.changed.set()
+
+
+# --- Browser seats: a session cookie, the table page and its HTML socket ----------
+
+_PART = re.compile(
+    r'<div id="(table-live|table-state|table-extras|table-error|region-[\w-]+)"'
+)
+_DIV = re.compile(r"<div\b|</div>")
+_FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
+_INPUT = re.compile(r"<input\b([^>]*)>")
+_ATTRIBUTE = re.compile(r'([\w:-]+)(?:="([^"]*)")?')
+_STATE = re.compile(r'data-(version|status|turn)="([^"]*)"')
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def html_parts(frame: str) -> dict[str, str]:
+    """The parts of a frame (or page) that a push may replace, by id: the live
+    area, the table's state, each region, the extras, the error line."""
+    parts = {}
+    for found in _PART.finditer(frame):
+        depth = 0
+        for tag in _DIV.finditer(frame, found.start()):
+            depth += 1 if tag.group() == "<div" else -1
+            if depth == 0:
+                parts[found.group(1)] = frame[found.start() : tag.end()]
+                break
+    return parts
+
+
+def html_attributes(text: str) -> dict[str, str]:
+    import html
+
+    return {
+        name: html.unescape(value or "") for name, value in _ATTRIBUTE.findall(text)
+    }
+
+
+def page_state(page: dict[str, str]) -> dict[str, str]:
+    """status, version and turn from ``#table-state`` (or, before the push rework,
+    from ``#table-live`` itself)."""
+    element = page.get("table-state") or page.get("table-live") or ""
+    return dict(_STATE.findall(element.split(">", 1)[0]))
+
+
+def move_forms(page: dict[str, str]) -> list[tuple[dict[str, str], str]]:
+    """The move forms a seat's page shows: (form attributes, inner HTML)."""
+    found = []
+    for part in page.values():
+        for attributes, inner in _FORM.findall(part):
+            attrs = html_attributes(attributes)
+            if "ws-send" in attrs and attrs.get("action", "").endswith("/act/"):
+                found.append((attrs, inner))
+    return found
+
+
+def form_fields(
+    form: tuple[dict[str, str], str], rng: random.Random
+) -> dict[str, str | list[str]]:
+    """What a person filling the form in would submit: the hidden fields, one
+    choice of each radio group, as many boxes as the form asks for."""
+    attrs, inner = form
+    fields: dict[str, str | list[str]] = {}
+    radios: dict[str, list[str]] = defaultdict(list)
+    boxes: dict[str, list[str]] = defaultdict(list)
+    for text in _INPUT.findall(inner):
+        element = html_attributes(text)
+        name, kind = element.get("name"), element.get("type", "text")
+        if not name:
+            continue
+        if kind == "radio":
+            radios[name].append(element.get("value", "on"))
+        elif kind == "checkbox":
+            boxes[name].append(element.get("value", "on"))
+        else:
+            fields[name] = element.get("value", "")
+    for name, values in radios.items():
+        fields[name] = rng.choice(values)
+    for name, values in boxes.items():
+        wanted = int(attrs.get("data-team-size") or rng.randint(1, len(values)))
+        chosen = sorted(rng.sample(values, min(wanted, len(values))), key=int)
+        fields[name] = chosen if len(chosen) > 1 else chosen[0]
+    return fields
+
+
+@dataclass
+class BrowserSeat(Seat):
+    """One person at one table in a browser: signed in by a session cookie, with
+    the table page's HTML socket; moves are the page's forms, sent as htmx's ws
+    extension sends them (``--act socket``) or posted as a browser without
+    JavaScript does (``--act post``: the POST, then the page it redirects to)."""
+
+    session: str = ""
+    base: str = ""
+    browser: Any = None
+    page: dict[str, str] = field(default_factory=dict)
+    status: str = ""
+
+    async def connect(self, game: TableGame) -> None:
+        import httpx
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidHandshake
+
+        self.game = game
+        self.seen, self.decided_on, self.busy = -1, -1, False
+        self.page, self.status = {}, ""
+        self.finished = asyncio.Event()
+        if self.browser is None:
+            self.browser = httpx.AsyncClient(
+                base_url=self.base, cookies={"sessionid": self.session}, timeout=120
+            )
+        # The page first, as a browser opens it: it sets the CSRF cookie.
+        answer = await self.browser.get(f"/games/t/{game.code}/")
+        if answer.status_code != 200:
+            raise RuntimeError(f"page: HTTP {answer.status_code}")
+        cookies = "; ".join(f"{k}={v}" for k, v in self.browser.cookies.items())
+        for attempt in range(5):
+            try:
+                async with _OPENING:
+                    self.ws = await connect(
+                        f"{self.ws_url}/ws/table/{game.code}/",
+                        additional_headers={"Cookie": cookies, "Origin": self.base},
+                        compression=None,
+                        ping_interval=None,
+                        max_size=2**22,
+                        open_timeout=60,
+                    )
+                return
+            except (OSError, InvalidHandshake):
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.5 * (attempt + 1))
+
+    async def listen(self) -> None:
+        game = self.game
+        assert game is not None
+        try:
+            async for raw in self.ws:
+                now = time.perf_counter()
+                self.measure.received(now, raw)
+                text = raw if isinstance(raw, str) else raw.decode()
+                parts = html_parts(text)
+                if "table-error" in parts and "table-state" not in parts:
+                    reason = _TAGS.sub("", parts["table-error"]).strip()
+                    self.measure.refused[f"page: {reason}"[:60]] += 1
+                    game.refusals += 1
+                    self.busy, self.decided_on = False, -1
+                    game.changed.set()
+                    continue
+                if "table-live" in parts:  # the whole live area
+                    inner = {k: v for k, v in parts.items() if k != "table-live"}
+                    self.page = inner if "table-state" in inner else parts
+                else:
+                    self.page.update(parts)
+                state = page_state(self.page)
+                version = int(state.get("version", -1))
+                if version > self.seen:
+                    for missed in range(self.seen + 1, version + 1):
+                        game.arrived[missed].append(now)
+                    self.seen = version
+                self.status = state.get("status", "")
+                if version > self.decided_on:
+                    self.busy = False
+                game.changed.set()
+                if self.status not in ("open", "playing"):
+                    self.finished.set()
+                    return
+                self.maybe_move()
+        finally:
+            self.finished.set()
+
+    def status_now(self) -> str:
+        return self.status
+
+    def can_move(self) -> bool:
+        return self.status == "playing" and bool(move_forms(self.page))
+
+    def maybe_move(self) -> None:
+        if (
+            self.args.serial
+            or not self.measure.all_playing.is_set()
+            or self.busy
+            or self.seen <= self.decided_on
+            or self.status != "playing"
+        ):
+            return
+        forms = move_forms(self.page)
+        if not forms:
+            return
+        self.busy = True
+        task = asyncio.get_running_loop().create_task(self.move_form(forms))
+        self.moves.add(task)
+        task.add_done_callback(self.moves.discard)
+
+    async def move_form(self, forms: list[tuple[dict[str, str], str]]) -> None:
+        game = self.game
+        assert game is not None
+        if self.args.think_ms:
+            await asyncio.sleep(self.rng.uniform(0, 2 * self.args.think_ms) / 1000)
+        self.decided_on = self.seen
+        game.sends.append((self.seen, time.perf_counter()))
+        try:
+            await self.submit(self.rng.choice(forms))
+        except Exception as exc:  # counted and reported; the run goes on
+            self.measure.refused[f"{type(exc).__name__}: {exc}"[:90]] += 1
+            self.busy, self.decided_on = False, -1
+
+    async def serial_move(self) -> None:
+        await self.submit(self.rng.choice(move_forms(self.page)))
+
+    async def submit(self, form: tuple[dict[str, str], str]) -> None:
+        game = self.game
+        assert game is not None
+        fields = form_fields(form, self.rng)
+        if self.args.act == "socket":
+            headers = {
+                "HX-Request": "true",
+                "HX-Trigger": form[0].get("id"),
+                "HX-Trigger-Name": None,
+                "HX-Target": None,
+                "HX-Current-URL": f"{self.base}/games/t/{game.code}/",
+            }
+            await self.ws.send(json.dumps({**fields, "HEADERS": headers}))
+            return
+        started = time.perf_counter()
+        answer = await self.browser.post(
+            form[0]["action"],
+            data=fields,
+            headers={
+                "Origin": self.base,
+                "Referer": f"{self.base}/games/t/{game.code}/",
+            },
+        )
+        refused = answer.status_code != 302
+        if not refused:
+            page = await self.browser.get(answer.headers["location"])
+            refused = page.status_code != 200 or 'class="message error' in page.text
+        if self.measure.in_window(started):
+            self.measure.posts.append(time.perf_counter() - started)
+        if refused:
+            self.measure.refused[f"post: HTTP {answer.status_code}"] += 1
+            game.refusals += 1
+            self.busy, self.decided_on = False, -1
+            game.changed.set()
+        elif not self.args.serial:
+            self.busy = False
+            self.maybe_move()
+
+
+# --- The floor's seats: ten sockets of one group, each move one frame -------------
+
+
+@dataclass
+class FloorSeat(Seat):
+    """A seat of the floor (``floor_application``): its move is a frame carrying
+    the next version, which the server hands to the group; nothing else."""
+
+    def status_now(self) -> str:
+        return "playing"
+
+    def can_move(self) -> bool:
+        return True
+
+    async def connect(self, game: TableGame) -> None:
+        from websockets.asyncio.client import connect
+
+        self.game, self.seen = game, -1
+        self.finished = asyncio.Event()
+        async with _OPENING:
+            self.ws = await connect(
+                f"{self.ws_url}/ws/floor/{game.code}/",
+                compression=None,
+                ping_interval=None,
+                open_timeout=60,
+            )
+
+    async def listen(self) -> None:
+        game = self.game
+        assert game is not None
+        async for raw in self.ws:
+            now = time.perf_counter()
+            self.measure.received(now, raw)
+            version = json.loads(raw)["version"]
+            if version > self.seen:
+                for missed in range(self.seen + 1, version + 1):
+                    game.arrived[missed].append(now)
+                self.seen = version
+            game.changed.set()
+
+    async def serial_move(self) -> None:
+        # About the size of a page's move over its socket.
+        frame = {"version": self.seen + 1, "action": "vote", "pad": "x" * 200}
+        await self.ws.send(json.dumps(frame))
 
 
 _SETTING_UP = asyncio.Semaphore(10)
@@ -729,6 +1224,115 @@ async def table_play(
             measure.games += 1
 
 
+# --- One move at a time (--serial) -------------------------------------------------
+
+
+async def until(game: TableGame, predicate: Callable[[], bool], timeout: float) -> bool:
+    """Wait for ``predicate`` to hold, looking again after every frame a seat of
+    the table receives; False after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        game.changed.clear()
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(game.changed.wait(), remaining)
+    return True
+
+
+async def serial_moves(
+    seats: list[Seat],
+    game: TableGame,
+    stop: asyncio.Event,
+    measure: Measure,
+    rng: random.Random,
+) -> None:
+    """Until the game ends: once every seat shows the same version, one seat that
+    may move makes a random move; it is complete when every seat has a newer
+    version (and, for a POST, the mover has the page it redirects to)."""
+
+    def over() -> bool:
+        return any(seat.finished.is_set() for seat in seats)
+
+    while not stop.is_set():
+        playing = await until(
+            game,
+            lambda: over() or all(s.status_now() == "playing" for s in seats),
+            30,
+        )
+        version = max(seat.seen for seat in seats)
+        level = await until(
+            game, lambda v=version: over() or all(s.seen == v for s in seats), 30
+        )
+        if over():
+            return
+        if not (playing and level):
+            measure.refused["serial: seats never agreed on a version"] += 1
+            return
+        movers = [seat for seat in seats if seat.can_move()]
+        if not movers:
+            # A page may show its forms a frame later than its version.
+            game.changed.clear()
+            try:
+                await asyncio.wait_for(game.changed.wait(), 5)
+            except TimeoutError:
+                measure.refused["serial: nobody may move"] += 1
+                return
+            continue
+        refusals = game.refusals
+        started = time.perf_counter()
+        await rng.choice(movers).serial_move()
+        answered = time.perf_counter()
+        if not await until(
+            game,
+            lambda v=version, r=refusals: (
+                game.refusals > r or all(s.seen > v for s in seats)
+            ),
+            30,
+        ):
+            measure.incomplete += 1
+            return
+        if game.refusals > refusals or not measure.in_window(started):
+            continue
+        measure.actions += 1
+        last = max(game.arrived[version + 1])
+        measure.latencies.append(max(last, answered) - started)
+
+
+async def table_serial(
+    seats: list[Seat], stop: asyncio.Event, measure: Measure, floor: bool
+) -> None:
+    """Game after game at one table, one move at a time, until told to stop."""
+    rng = random.Random(7)
+    index = 0
+    first = True
+    while not stop.is_set():
+        if floor:
+            game = TableGame(f"f{os.getpid()}x{index}")
+            await asyncio.gather(*(seat.connect(game) for seat in seats))
+        else:
+            ruleset, options = GAMES[index % len(GAMES)]
+            game = await table_open(seats, ruleset, options)
+        index += 1
+        listeners = [asyncio.create_task(seat.listen()) for seat in seats]
+        if not floor:
+            started = await seats[0].post(f"tables/{game.code}/start")
+            if started.status_code != 200:
+                raise RuntimeError(f"start: HTTP {started.status_code}")
+        if first:
+            measure.table_playing()
+            first = False
+        await serial_moves(seats, game, stop, measure, rng)
+        for listener in listeners:
+            listener.cancel()
+        await asyncio.gather(
+            *(seat.ws.close() for seat in seats), return_exceptions=True
+        )
+        if not stop.is_set():
+            measure.games += 1
+
+
 # --- The run ----------------------------------------------------------------------
 
 
@@ -790,16 +1394,31 @@ def _where(frame: str) -> str:
     return inside.replace(str(BASE_DIR) + "/", "").split("site-packages/")[-1]
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time the processes have used so far (/proc)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 async def run(
     args: argparse.Namespace,
-    keys: list[str],
+    players: tuple[list[str], list[str]],
     ports: list[int],
     pids: list[int],
-    stats_dir: Path,
+    stats_dir: Path | None,
+    kind: str,
 ) -> Measure:
+    """Drive the servers on ``ports`` with seats of ``kind`` (json, browser or
+    floor) for the warmup and the measured seconds."""
     import httpx
 
-    measure = Measure(tables=args.tables)
+    keys, sessions = players
+    tables_count = 1 if args.serial else args.tables
+    measure = Measure(tables=tables_count)
     rng = random.Random(args.seed)
     limits = httpx.Limits(
         max_connections=args.connections, max_keepalive_connections=args.connections
@@ -811,41 +1430,63 @@ async def run(
         for port in ports
     ]
     tables = []
-    for index in range(args.tables):
-        seats = []
+    for index in range(tables_count):
+        seats: list[Seat] = []
         for seat in range(SEATS):
             worker = rng.randrange(len(ports))
-            seats.append(
-                Seat(
-                    key=keys[index * SEATS + seat],
-                    http=clients[rng.randrange(len(clients))],
-                    ws_url=f"ws://127.0.0.1:{ports[worker]}",
-                    rng=random.Random(rng.random()),
-                    args=args,
-                    measure=measure,
+            common: dict[str, Any] = {
+                "key": keys[index * SEATS + seat] if keys else "",
+                "http": clients[rng.randrange(len(clients))],
+                "ws_url": f"ws://127.0.0.1:{ports[worker]}",
+                "rng": random.Random(rng.random()),
+                "args": args,
+                "measure": measure,
+            }
+            if kind == "browser":
+                seats.append(
+                    BrowserSeat(
+                        **common,
+                        session=sessions[index * SEATS + seat],
+                        base=f"http://127.0.0.1:{ports[worker]}",
+                    )
                 )
-            )
+            elif kind == "floor":
+                seats.append(FloorSeat(**common))
+            else:
+                seats.append(Seat(**common))
         tables.append(seats)
         measure.seats.extend(seats)
     stop = asyncio.Event()
-    tasks = [
-        asyncio.create_task(table_play(seats, index, stop, measure))
-        for index, seats in enumerate(tables)
-    ]
+    if args.serial or kind == "floor":
+        tasks = [
+            asyncio.create_task(table_serial(seats, stop, measure, kind == "floor"))
+            for seats in tables
+        ]
+    else:
+        tasks = [
+            asyncio.create_task(table_play(seats, index, stop, measure))
+            for index, seats in enumerate(tables)
+        ]
     # Measure play, not the opening of a hundred tables: every table first deals
     # its first game, then the warmup lets the first moves settle.
-    await measure.all_playing.wait()
+    playing = asyncio.create_task(measure.all_playing.wait())
+    await asyncio.wait([playing, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    for task in tasks:
+        if task.done() and task.exception() is not None:
+            raise RuntimeError(f"a table failed: {task.exception()!r}")
     await asyncio.sleep(args.warmup)
-    before = server_totals(stats_dir)
+    before = server_totals(stats_dir) if stats_dir else None
     spy = None
-    if args.profile:
+    if args.profile and kind != "floor":
         spy = profile_start(pids[0], Path(args.profile), args.seconds)
     start = time.perf_counter()
+    cpu_before = cpu_seconds(pids)
     measure.window = (start, start + args.seconds)
     await asyncio.sleep(args.seconds)
+    measure.cpu = cpu_seconds(pids) - cpu_before  # type: ignore[attr-defined]
     stop.set()
     await asyncio.sleep(0.6)
-    after_window = server_totals(stats_dir)
+    after_window = server_totals(stats_dir) if stats_dir else None
     done, pending = await asyncio.wait(tasks, timeout=30)
     for task in pending:
         task.cancel()
@@ -854,10 +1495,15 @@ async def run(
             print(f"a table failed: {task.exception()!r}", file=sys.stderr)
     for client in clients:
         await client.aclose()
+    for player in measure.seats:
+        browser = getattr(player, "browser", None)
+        if browser is not None:
+            await browser.aclose()
     if spy is not None:
         spy.wait(timeout=60)
         profile_report(Path(args.profile))
-    measure_queries(measure, before, after_window)
+    if before is not None and after_window is not None:
+        measure_queries(measure, before, after_window)
     return measure
 
 
@@ -875,24 +1521,38 @@ def measure_queries(
     measure.buckets = buckets  # type: ignore[attr-defined]
 
 
-def report(args: argparse.Namespace, measure: Measure) -> None:
+def report(
+    args: argparse.Namespace, measure: Measure, floor: Measure | None = None
+) -> None:
     kinds: dict[str, tuple[int, int]] = measure.server  # type: ignore[attr-defined]
     buckets: dict[str, tuple[int, int]] = measure.buckets  # type: ignore[attr-defined]
     acts_http = kinds.get("http_act", (0, 0))
     acts_socket = kinds.get("ws_acted", (0, 0))
     pushes = kinds.get("ws_push", (0, 0))
-    applied = acts_http[0] + acts_socket[0]
-    move_queries = acts_http[1] + acts_socket[1] + pushes[1]
+    pages = kinds.get("http_page", (0, 0))
+    refusals = kinds.get("ws_error", (0, 0))
+    browser = args.seats == "browser"
+    if browser:
+        # A page's socket does not answer "acted": the moves are the versions the
+        # seats saw; a move's queries run before the mover's next frame.
+        applied = measure.actions
+        move_queries = acts_http[1] + pages[1] + pushes[1] + refusals[1]
+    else:
+        applied = acts_http[0] + acts_socket[0]
+        move_queries = acts_http[1] + acts_socket[1] + pushes[1]
     setup = sum(
         kinds.get(k, (0, 0))[1]
         for k in ("http_other", "ws_snapshot", "ws_close", "ws_other")
     )
+    if not browser or args.act != "post":
+        setup += pages[1]
     latencies_ms = [1000 * value for value in measure.latencies]
     database = "postgresql" if args.database.startswith("postgres") else "sqlite"
     layer = f"redis-{args.layer}" if os.environ.get("REDIS_URL") else "in-memory"
     print(
         f"config: database={database} layer={layer} workers={args.workers} "
-        f"act={args.act} think_ms={args.think_ms} seconds={args.seconds} "
+        f"seats={args.seats} act={args.act} serial={args.serial} "
+        f"think_ms={args.think_ms} seconds={args.seconds} "
         f"conn_max_age={args.conn_max_age} db_pool={args.db_pool}"
     )
     print(f"games_finished: {measure.games}")
@@ -905,13 +1565,22 @@ def report(args: argparse.Namespace, measure: Measure) -> None:
             f"push_mean_ms: {statistics.fmean(latencies_ms):.1f} "
             f"push_max_ms: {max(latencies_ms):.1f}"
         )
-    per = lambda pair: pair[1] / pair[0] if pair[0] else 0.0  # noqa: E731
+    if measure.posts:
+        posts_ms = [1000 * value for value in measure.posts]
+        print(
+            f"post_and_page_p50_ms: {percentile(posts_ms, 0.5):.1f} "
+            f"post_and_page_p99_ms: {percentile(posts_ms, 0.99):.1f}"
+        )
+
+    def per(pair: tuple[int, int]) -> float:
+        return pair[1] / pair[0] if pair[0] else 0.0
+
     move_requests = acts_socket if args.act == "socket" else acts_http
     print(
         f"queries: per move request {per(move_requests):.2f}, "
         f"per push {per(pushes):.2f} ({pushes[0]} pushes), setup {setup}"
     )
-    if applied:
+    if applied and not browser:
         rows = []
         numbers = sorted({int(name.split(":")[1]) for name in buckets})
         for number in numbers:
@@ -927,13 +1596,39 @@ def report(args: argparse.Namespace, measure: Measure) -> None:
                     f"{total / count:.1f}"
                 )
         print("queries_per_action_by_game_length: " + ", ".join(rows))
-    print(f"tables: {args.tables}")
+    print(f"tables: {measure.tables}")
     print(f"actions_per_s: {measure.actions / args.seconds:.1f}")
-    print(f"push_p50_ms: {percentile(latencies_ms, 0.50):.1f}")
-    print(f"push_p99_ms: {percentile(latencies_ms, 0.99):.1f}")
+    if args.serial:
+        print(f"serial_moves_per_s: {measure.actions / args.seconds:.1f}")
+    p50 = percentile(latencies_ms, 0.50)
+    p99 = percentile(latencies_ms, 0.99)
+    print(f"push_p50_ms: {p50:.1f}")
+    print(f"push_p99_ms: {p99:.1f}")
     print(
         f"queries_per_action: {move_queries / applied if applied else float('nan'):.1f}"
     )
+    _per_move(measure, "")
+    if floor is not None:
+        floor_ms = [1000 * value for value in floor.latencies]
+        floor_p50 = percentile(floor_ms, 0.50)
+        floor_p99 = percentile(floor_ms, 0.99)
+        print(f"floor_moves_measured: {floor.actions}")
+        print(f"floor_p50_ms: {floor_p50:.1f}")
+        print(f"floor_p99_ms: {floor_p99:.1f}")
+        _per_move(floor, "floor_")
+        print(f"ratio_p50: {p50 / floor_p50:.1f}")
+        print(f"ratio_p99: {p99 / floor_p99:.1f}")
+
+
+def _per_move(measure: Measure, prefix: str) -> None:
+    """Server CPU and bytes received per move (every seat's frames, averaged)."""
+    cpu: float = measure.cpu  # type: ignore[attr-defined]
+    moves = measure.actions
+    nan = float("nan")
+    print(f"{prefix}cpu_ms_per_move: {1000 * cpu / moves if moves else nan:.2f}")
+    pushes = moves * SEATS
+    print(f"{prefix}bytes_per_push: {measure.bytes_in / pushes if pushes else nan:.0f}")
+    print(f"{prefix}frames_per_move: {measure.frames_in / moves if moves else nan:.1f}")
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
@@ -945,7 +1640,29 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--warmup", type=float, default=5, help="seconds before measuring"
     )
-    parser.add_argument("--act", choices=["http", "socket"], default="http")
+    parser.add_argument(
+        "--seats",
+        choices=["json", "browser"],
+        default="json",
+        help="programs (API token, JSON socket) or browsers (session, HTML socket)",
+    )
+    parser.add_argument(
+        "--act",
+        choices=["http", "socket", "post"],
+        help="how a move is sent: json seats http (default) or socket; "
+        "browser seats socket (default, htmx's ws-send) or post (no JavaScript)",
+    )
+    parser.add_argument(
+        "--serial",
+        action="store_true",
+        help="one table, one move in flight at a time (latency, not throughput)",
+    )
+    parser.add_argument(
+        "--floor",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also measure the bare floor (default: with --serial)",
+    )
     parser.add_argument(
         "--think-ms", type=float, default=0, help="mean pause before a move"
     )
@@ -969,6 +1686,13 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.act is None:
+        args.act = "socket" if args.seats == "browser" else "http"
+    allowed = {"json": ("http", "socket"), "browser": ("socket", "post")}
+    if args.act not in allowed[args.seats]:
+        parser.error(f"--act {args.act} is not for {args.seats} seats")
+    if args.floor is None:
+        args.floor = args.serial
     if args.workers > 1 and not os.environ.get("REDIS_URL"):
         parser.error(
             "several workers need REDIS_URL: the in-memory layer is per process"
@@ -991,13 +1715,26 @@ def main(argv: list[str] | None = None) -> None:
     stats_dir = Path(tempfile.mkdtemp(prefix="podpolye-bench-live-"))
     servers: list[tuple[subprocess.Popen[bytes], int]] = []
     try:
-        keys = players_create(db, args.tables * SEATS)
-        servers = servers_start(server_environment(args, db, stats_dir), args.workers)
+        players = players_create(db, args.tables * SEATS)
+        kind = args.seats
+        environment = server_environment(args, db, stats_dir)
+        servers = servers_start(environment, args.workers)
         ports = [port for _, port in servers]
         asyncio.run(servers_ready(ports))
         measure = asyncio.run(
-            run(args, keys, ports, [p.pid for p, _ in servers], stats_dir)
+            run(args, players, ports, [p.pid for p, _ in servers], stats_dir, kind)
         )
+        servers_stop(servers)
+        servers = []
+        floor = None
+        if args.floor:
+            environment.pop("DJANGO_SETTINGS_MODULE", None)
+            servers = servers_start(environment, args.workers, "floor_application")
+            ports = [port for _, port in servers]
+            asyncio.run(servers_ready(ports))
+            floor = asyncio.run(
+                run(args, ([], []), ports, [p.pid for p, _ in servers], None, "floor")
+            )
     finally:
         servers_stop(servers)
         for log in stats_dir.glob("daphne-*.log"):
@@ -1016,7 +1753,7 @@ def main(argv: list[str] | None = None) -> None:
         db.cleanup()
         if redis_url:
             redis_flush(os.environ["REDIS_URL"])
-    report(args, measure)
+    report(args, measure, floor)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from typing import Any
 
 import pytest
 
@@ -553,3 +554,58 @@ def test_a_stale_row_never_caches_a_newer_state_under_its_version() -> None:
     assert engine.view(load_state(stale), None)["step"] == stale.version == 0
     game.refresh_from_db()
     assert engine.view(load_state(game), None)["step"] == game.version == 1
+
+
+def test_a_process_that_missed_moves_votes_on_the_open_proposal(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """On a site of several processes, one that wrote a proposal may not see the
+    moves after it: its memory of "the proposal being voted on" must not outlive
+    them. Here it remembers round one's proposal while round two's is open; a vote
+    it takes goes to round two's, and the seat's round-one vote is left alone."""
+    from games.families.resistance import projection
+
+    game = start_table("partisans", 5)
+    users = seated_users(game)
+    leader, _ = leader_user(game)
+    with django_capture_on_commit_callbacks(execute=True):  # kept on commit
+        services.game_act(
+            game=game, user=leader, action={"type": "propose", "team": [0, 1]}, turn=0
+        )
+    key = (game.pk, game.code)
+    remembered = projection._open.get(key)
+    assert remembered is not None
+    game.refresh_from_db()
+    for position in range(5):
+        services.game_act(
+            game=game,
+            user=users[position],
+            action={"type": "vote", "approve": False},
+            turn=game.turn,
+        )
+    game.refresh_from_db()
+    leader, _ = leader_user(game)
+    services.game_act(
+        game=game,
+        user=leader,
+        action={"type": "propose", "team": [2, 3]},
+        turn=game.turn,
+    )
+    game.refresh_from_db()
+    # The process that took round one's proposal and nothing since.
+    projection._open.put(key, remembered)
+    services.game_act(
+        game=game,
+        user=users[0],
+        action={"type": "vote", "approve": True},
+        turn=game.turn,
+    )
+    first, second = Proposal.objects.filter(game=game).order_by("attempt")
+    assert list(
+        Vote.objects.filter(proposal=first)
+        .values_list("seat__position", "approve")
+        .order_by("seat__position")
+    ) == [(position, False) for position in range(5)]
+    assert list(
+        Vote.objects.filter(proposal=second).values_list("seat__position", "approve")
+    ) == [(0, True)]

@@ -50,9 +50,18 @@ def _started(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> 
     )
 
 
-_open: LRU[tuple[int, str], int] = LRU(4096)
-"""The proposal being voted on at a table, as this process wrote it: each vote refers
-to it. A process that did not write it (or forgot) asks the database."""
+_open: LRU[tuple[int, str], tuple[int, int]] = LRU(4096)
+"""The proposal being voted on at a table, as this process wrote it, and the table's
+version after the move that wrote it: each vote refers to it. It holds only for the
+very next move: on a site of several processes another one may have taken the moves
+in between (revealed this proposal's votes, written the next proposal), so a move on
+any later version, like a process that never wrote it, asks the database."""
+
+
+def _remember_open(game: Game, proposal_id: int) -> None:
+    """After the commit only: a rolled-back move must leave no stale id behind."""
+    key, entry = (game.pk, game.code), (proposal_id, game.version)
+    transaction.on_commit(lambda: _open.put(key, entry))
 
 
 def _proposed(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
@@ -63,15 +72,15 @@ def _proposed(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) ->
         leader=seats[data["leader"]],
     )
     proposal.team.add(*(seats[position] for position in data["team"]))
-    key, proposal_id = (game.pk, game.code), proposal.pk
-    # Only once it is committed: a rolled-back move must leave no stale id behind.
-    transaction.on_commit(lambda: _open.put(key, proposal_id))
+    _remember_open(game, proposal.pk)
 
 
 def _open_proposal_id(game: Game) -> int:
+    # ``game`` is the locked row, its version already that of the move being
+    # written: the entry holds if it was written by the move just before.
     known = _open.get((game.pk, game.code))
-    if known is not None:
-        return known
+    if known is not None and known[1] == game.version - 1:
+        return known[0]
     found: int = (
         Proposal.objects.filter(game=game, approved__isnull=True)
         .values_list("pk", flat=True)
@@ -85,11 +94,11 @@ def _open_proposal(game: Game) -> Proposal:
 
 
 def _vote_cast(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
+    proposal_id = _open_proposal_id(game)
     Vote.objects.create(
-        proposal_id=_open_proposal_id(game),
-        seat=seats[data["seat"]],
-        approve=data["approve"],
+        proposal_id=proposal_id, seat=seats[data["seat"]], approve=data["approve"]
     )
+    _remember_open(game, proposal_id)
 
 
 def _votes_revealed(
@@ -98,7 +107,9 @@ def _votes_revealed(
     proposal = _open_proposal(game)
     proposal.approved = data["approved"]
     proposal.save(update_fields=["approved"])
-    _open.pop((game.pk, game.code))
+    key = (game.pk, game.code)
+    # After the vote's own entry (on_commit keeps the order they were asked in).
+    transaction.on_commit(lambda: _open.pop(key))
     if data["approved"]:
         team = list(proposal.team.all())
         mission = Mission.objects.get(game=game, number=data["mission"])
