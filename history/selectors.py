@@ -221,6 +221,8 @@ LIST_FIELDS = (
     "status",
     "winner",
     "finished_at",
+    "with_bots",
+    "bot_played",
 )
 """The columns a history row shows: lists load only these."""
 
@@ -373,7 +375,9 @@ def _tally(table: dict[Any, Tally], key: Any, played: int, won: int) -> None:
 
 
 def _player_seats(player: User, viewer: Viewer) -> QuerySet[Seat]:
-    seats = Seat.objects.filter(user=player)
+    """The player's seats the stats count: games played with bots are practice and
+    never count (docs/stats.md)."""
+    seats = Seat.objects.filter(user=player, game__with_bots=False)
     if _viewer_id(viewer) != player.pk:
         seats = seats.filter(_visible(viewer, "game__"))
     return seats

@@ -35,10 +35,11 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
         while True:
-            close_old_connections()
             played = services.clocks_run_once()
             if played and options["verbosity"] > 1:
                 self.stdout.write(f"{played} move(s) played by the bot")
             if options["once"] or stopping:
                 break
+            # A long-running loop: drop a connection the database closed meanwhile.
+            close_old_connections()
             time.sleep(options["interval"])
