@@ -258,3 +258,45 @@ def test_two_runners_at_once_play_a_time_out_once() -> None:
         thread.join(timeout=60)
     assert sorted(played) == [0, 5]
     assert Vote.objects.count() == 5
+
+
+def test_every_screen_shows_the_same_clock(client) -> None:
+    game = clocked_table(60)
+    game.refresh_from_db()
+    assert game.deadline is not None
+    stamp = f'data-deadline="{int(game.deadline.timestamp() * 1000)}"'
+    for user in seated_users(game).values():
+        client.force_login(user)
+        html = client.get(game.get_absolute_url()).content.decode()
+        assert stamp in html and 'id="table-clock"' in html
+        assert "data-expired=" in html
+    client.logout()
+    assert stamp in client.get(game.get_absolute_url()).content.decode()
+
+
+def test_no_clock_is_shown_without_one(client) -> None:
+    users = UserFactory.create_batch(5)
+    game = services.game_create(host=users[0], ruleset="partisans", seat_count=5)
+    for user in users[1:]:
+        services.seat_join(game=game, user=user)
+    game = services.game_start(game=game, user=users[0])
+    client.force_login(users[0])
+    html = client.get(game.get_absolute_url()).content.decode()
+    assert "data-deadline" not in html
+
+
+def test_the_create_page_sets_the_clock_and_the_host_adds_bots(client) -> None:
+    host = UserFactory()
+    client.force_login(host)
+    answer = client.post(
+        "/games/new/",
+        {"ruleset": "partisans", "seat_count": 5, "turn_seconds": 90, "name": ""},
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    game = Game.objects.get()
+    assert game.turn_seconds == 90
+    client.post(f"/games/t/{game.code}/bots/")
+    game.refresh_from_db()
+    assert game.with_bots and game.seats.count() == 5
+    html = client.get(game.get_absolute_url()).content.decode()
+    assert "data-with-bots" in html
