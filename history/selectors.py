@@ -169,6 +169,10 @@ def game_list(viewer: Viewer, filters: GameFilter) -> QuerySet[Game]:
         games = games.filter(status=Game.Status.FINISHED)
     elif filters.result:
         games = games.filter(status=Game.Status.FINISHED, winner=filters.result)
+    if filters.result or filters.fact:
+        # The record's filters (the links behind a profile's figures): practice
+        # games with bots are not part of anyone's record (docs/stats.md).
+        games = games.filter(with_bots=False)
     if filters.since:
         games = games.filter(finished_at__gte=_day_start(filters.since))
     if filters.until:
