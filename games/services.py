@@ -468,7 +468,7 @@ def clocks_run_once(now: dt.datetime | None = None) -> int:
     for game_id in clocks_due(now):
         try:
             played += clock_tick(game_id=game_id, now=now)
-        except errors.GameError:
+        except Exception:  # one broken table must not stop every other clock
             log.exception("table %s: the clock could not play", game_id)
     return played
 
