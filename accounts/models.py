@@ -35,6 +35,11 @@ class User(AbstractUser):
         help_text=_("The language the site speaks to you. Empty: your browser's."),
     )
     bio = models.TextField(_("about me"), max_length=500, blank=True)
+    is_bot = models.BooleanField(
+        _("bot"),
+        default=False,
+        help_text=_("A seat-filling bot for practice games; it never logs in."),
+    )
 
     objects = UserManager()
 

@@ -13,9 +13,11 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games import engine, errors
 from games.families.registry import family_of, playable_rulesets, words_of
+from games.models import TURN_CLOCK_CHOICES
 
 
 def field_values(fields: Any, name: str) -> list[str]:
@@ -92,6 +94,16 @@ def option_field(option: engine.OptionSpec) -> forms.Field:
     )
 
 
+def clock_label(seconds: int) -> str:
+    """A turn clock setting in words ("off", "30 seconds", "2 minutes")."""
+    if not seconds:
+        return str(_("off"))
+    if seconds % 60:
+        return ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
+    minutes = seconds // 60
+    return ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
+
+
 class CreateTableForm(forms.Form):
     """Game, seats, presets and options, public or private. Options of every game
     are on the page (each with its one-line explanation); only the chosen game's
@@ -116,8 +128,24 @@ class CreateTableForm(forms.Form):
         help_text=_("Not listed in the lobby; players join by the link you share."),
     )
 
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Turn clock"),
+        coerce=int,
+        choices=[],
+        initial=0,
+        required=False,
+        empty_value=0,
+        help_text=_(
+            "Time for each decision. When it runs out, a bot plays that move for "
+            "the player. Off: the table waits for everyone."
+        ),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["turn_seconds"].choices = [
+            (seconds, clock_label(seconds)) for seconds in TURN_CLOCK_CHOICES
+        ]
         codes = playable_rulesets()
         self.fields["ruleset"].choices = [(code, words_of(code).game) for code in codes]
         self.fields["ruleset"].initial = codes[0] if codes else None

@@ -23,6 +23,12 @@ from django.utils.translation import gettext_lazy as _
 
 TABLE_CODE_LENGTH = 10
 CHAT_MAX_LENGTH = 300
+TURN_CLOCK_CHOICES = (0, 30, 60, 90, 120, 180, 300)
+"""Seconds a player has for one decision; 0 is no clock (the default: a casual table
+waits for its players). See docs/clocks.md."""
+BOT_SHARE_MARK = 0.25
+"""A finished game in which some seat's decisions were made by the clock's bot more
+than this share of the time is marked in the history (docs/stats.md)."""
 
 
 def new_table_code() -> str:
@@ -87,6 +93,30 @@ class Game(models.Model):
         blank=True,
         help_text=_("The table its host opened to play again with the same seats."),
     )
+    turn_seconds = models.PositiveSmallIntegerField(
+        _("turn clock"),
+        default=0,
+        help_text=_("Seconds per decision; 0: no clock."),
+    )
+    deadline = models.DateTimeField(
+        _("deadline"),
+        null=True,
+        blank=True,
+        help_text=_("When the current decision's time runs out (with a turn clock)."),
+    )
+    with_bots = models.BooleanField(
+        _("with bots"),
+        default=False,
+        help_text=_("Bots hold seats: a practice game, never counted in ratings."),
+    )
+    bot_played = models.BooleanField(
+        _("played by the bot"),
+        default=False,
+        help_text=_(
+            "Some seat's decisions were mostly made by the clock's bot "
+            "(see docs/stats.md)."
+        ),
+    )
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("moderator"),
@@ -110,6 +140,11 @@ class Game(models.Model):
                 fields=["-finished_at"],
                 name="game_finished_public",
                 condition=Q(status="finished", is_private=False),
+            ),
+            models.Index(
+                fields=["deadline"],
+                name="game_clock_due",
+                condition=Q(status="playing", deadline__isnull=False),
             ),
         ]
         constraints = [
@@ -170,6 +205,11 @@ class GameAction(models.Model):
         _("seat"), help_text=_("The acting seat; -1 is the table's moderator.")
     )
     payload = models.JSONField(_("action"))
+    by_bot = models.BooleanField(
+        _("by the bot"),
+        default=False,
+        help_text=_("Played by the bot: a bot's seat, or the clock ran out."),
+    )
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
     class Meta:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -29,6 +29,7 @@ from games.cache import LRU
 from games.families.registry import Region, family_of
 from games.models import ChatMessage, Game
 from games.selectors import TableContext
+from numerals.digits import localize_text, numerals_for
 
 _shared: LRU[tuple[Any, ...], dict[str, str]] = LRU(1024)
 """(table, version, status, language) -> the shared regions' HTML."""
@@ -182,14 +183,43 @@ def _digest(html: str) -> str:
     return hashlib.blake2b(html.encode(), digest_size=12).hexdigest()
 
 
+def render_clock(game: Game, *, oob: bool = False) -> SafeString:
+    """The turn clock of the current decision, the same on every screen (the server
+    decides the deadline; static/js/table.js counts it down from ``data-deadline``,
+    corrected by ``data-now`` for a device whose clock is off). Empty and hidden
+    without a running clock."""
+    swap = mark_safe(' hx-swap-oob="true"') if oob else ""
+    if game.status != Game.Status.PLAYING or game.deadline is None:
+        return format_html(
+            '<p id="table-clock" class="table-clock" hidden{}></p>', swap
+        )
+    now = timezone.now()
+    left = max(0, int((game.deadline - now).total_seconds() + 0.999))
+    numerals = numerals_for()
+    return format_html(
+        '<p id="table-clock" class="table-clock{}" role="timer"{} '
+        'data-deadline="{}" data-now="{}" data-digits="{}" data-expired="{}">'
+        "{} <strong data-clock-left>{}</strong></p>",
+        " expired" if not left else "",
+        swap,
+        int(game.deadline.timestamp() * 1000),
+        int(now.timestamp() * 1000),
+        numerals.digits if numerals else "",
+        _("Time is up: the bot is playing."),
+        _("Time left for this decision:"),
+        localize_text(f"{left // 60}:{left % 60:02d}"),
+    )
+
+
 def live_parts(context: Mapping[str, Any]) -> LiveParts:
     game: Game = context["game"]
     state = format_html(
         '<div id="table-state" hidden data-status="{}" data-version="{}" '
-        'data-turn="{}"></div>',
+        'data-turn="{}"></div>{}',
         game.status,
         game.version,
         game.turn,
+        render_clock(game),
     )
     regions = render_regions(context, shared_key=_shared_key(game))
     extras = mark_safe(  # noqa: S308 - a template's output
@@ -234,10 +264,11 @@ def render_update(
     pieces = [
         format_html(
             '<div id="table-state" hidden hx-swap-oob="true" data-status="{}" '
-            'data-version="{}" data-turn="{}"></div>',
+            'data-version="{}" data-turn="{}"></div>{}',
             ctx.game.status,
             ctx.game.version,
             ctx.game.turn,
+            render_clock(ctx.game, oob=True),
         )
     ]
     for part in parts.regions:

@@ -8,6 +8,8 @@ push "table changed" to the table's group after commit. Bad input raises a
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
 import random
 import secrets
 import threading
@@ -17,13 +19,22 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
 from games import engine, errors, hooks, push, snapshots
 from games.cache import LRU
 from games.families.registry import family_of
-from games.models import CHAT_MAX_LENGTH, ChatMessage, Game, GameAction, Seat
+from games.models import (
+    BOT_SHARE_MARK,
+    CHAT_MAX_LENGTH,
+    TURN_CLOCK_CHOICES,
+    ChatMessage,
+    Game,
+    GameAction,
+    Seat,
+)
 from games.state import load_state, remember
 
 CHAT_RATE_MESSAGES = 5
@@ -65,9 +76,13 @@ def game_create(
     options: Mapping[str, Any] | None = None,
     is_private: bool = False,
     name: str = "",
+    turn_seconds: int = 0,
 ) -> Game:
-    """Open a table; the host takes the first seat."""
+    """Open a table; the host takes the first seat. ``turn_seconds``: the turn clock
+    (0, the default, is none; see docs/clocks.md)."""
     normalised = _normalised_options(ruleset, seat_count, options or {})
+    if turn_seconds not in TURN_CLOCK_CHOICES:
+        raise errors.BadSetup(reason=str(turn_seconds))
     with _table_transaction():
         game = Game.objects.create(
             name=name.strip(),
@@ -77,6 +92,7 @@ def game_create(
             options=normalised,
             is_private=is_private,
             chat_enabled=bool(normalised.get("chat", True)),
+            turn_seconds=turn_seconds,
         )
         Seat.objects.create(game=game, user=host)
         push.table_changed_on_commit(game)
@@ -209,8 +225,10 @@ def game_start(*, game: Game, user: User) -> Game:
         game.phase = engine.view(state, None)["phase"]
         game.started_at = now
         game.last_action_at = now
+        _set_deadline(game, state, changed=True)
         game.save(
             update_fields=[
+                "deadline",
                 "seed",
                 "status",
                 "version",
@@ -246,6 +264,7 @@ def game_rematch(*, game: Game, user: User) -> Game:
             options=dict(game.options),
             is_private=game.is_private,
             chat_enabled=game.chat_enabled,
+            turn_seconds=game.turn_seconds,
         )
         Seat.objects.create(game=new, user=user)
         game.next_game = new
@@ -268,7 +287,8 @@ def game_abandon(*, game: Game, user: User | None) -> Game:
             raise errors.NotPlaying
         game.status = Game.Status.ABANDONED
         game.finished_at = timezone.now()
-        game.save(update_fields=["status", "finished_at"])
+        game.deadline = None
+        game.save(update_fields=["status", "finished_at", "deadline"])
         push.table_changed_on_commit(game, lobby=True)
     return game
 
@@ -297,35 +317,215 @@ def game_act(
             raise errors.TableMovedOn
         state = load_state(game)
         try:
-            new_state, events = engine.apply(state, seat.position, dict(action))
+            new_state, fields = _apply_move(
+                game, seats, state, seat.position, dict(action)
+            )
         except engine.IllegalAction as exc:
             raise errors.IllegalMove(exc) from exc
-        # What the engine accepted is exactly what is stored and replayed.
-        game.version += 1
-        GameAction.objects.create(
-            game=game, number=game.version, position=seat.position, payload=dict(action)
-        )
-        family_of(game.ruleset).project(
-            game=game, seats=seats, events=events, state=new_state
-        )
-        game.turn = engine.turn(new_state)
-        game.phase = engine.view(new_state, None)["phase"]
-        game.last_action_at = timezone.now()
-        fields = ["version", "turn", "phase", "last_action_at"]
-        over = engine.outcome(new_state)
-        if over is not None:
-            fields += _finish(game, seats, over, engine.final_roles(new_state))
-        game.save(update_fields=fields)
-        if over is not None:
-            hooks.game_finished(game)
-
-        def committed() -> None:
-            remember(game, new_state)
-            snapshots.committed(game, new_state)
-
-        transaction.on_commit(committed)
-        push.table_changed_on_commit(game, lobby=over is not None)
+        _save_move(game, new_state, fields)
     return game
+
+
+def _apply_move(
+    game: Game,
+    seats: Mapping[int, Seat],
+    state: Any,
+    position: int,
+    action: dict[str, Any],
+    *,
+    by_bot: bool = False,
+) -> tuple[Any, list[str]]:
+    """One move on the locked row ``game`` at ``state``: the action row, the family's
+    records, the new turn and deadline, the end of the game. Returns the new state
+    and the fields of ``game`` to save; raises ``engine.IllegalAction`` with nothing
+    written."""
+    new_state, events = engine.apply(state, position, action)
+    # What the engine accepted is exactly what is stored and replayed.
+    game.version += 1
+    GameAction.objects.create(
+        game=game,
+        number=game.version,
+        position=position,
+        payload=action,
+        by_bot=by_bot,
+    )
+    family_of(game.ruleset).project(
+        game=game, seats=seats, events=events, state=new_state
+    )
+    before = game.turn
+    game.turn = engine.turn(new_state)
+    game.phase = engine.view(new_state, None)["phase"]
+    game.last_action_at = timezone.now()
+    fields = ["version", "turn", "phase", "last_action_at", "deadline"]
+    over = engine.outcome(new_state)
+    if over is not None:
+        fields += _finish(game, seats, over, engine.final_roles(new_state))
+    _set_deadline(game, new_state, changed=game.turn != before)
+    return new_state, fields
+
+
+def _save_move(game: Game, new_state: Any, fields: list[str]) -> None:
+    """Write the row after one or more moves and push once the transaction commits."""
+    game.save(update_fields=sorted(set(fields)))
+    over = game.status != Game.Status.PLAYING
+    if over:
+        hooks.game_finished(game)
+
+    def committed() -> None:
+        remember(game, new_state)
+        snapshots.committed(game, new_state)
+
+    transaction.on_commit(committed)
+    push.table_changed_on_commit(game, lobby=over)
+
+
+def _set_deadline(game: Game, state: Any, *, changed: bool) -> None:
+    """A new decision starts its clock; the same decision (more votes to come) keeps
+    its deadline; a finished game, a table without a clock, or a decision that waits
+    only for the moderator (always a person, never played by the bot) has none."""
+    if (
+        game.status != Game.Status.PLAYING
+        or not game.turn_seconds
+        or not (engine.waiting_for(state) - {engine.MODERATOR})
+    ):
+        game.deadline = None
+    elif changed or game.deadline is None:
+        game.deadline = timezone.now() + dt.timedelta(seconds=game.turn_seconds)
+
+
+# --- The turn clock and the bots (docs/clocks.md) -----------------------------------
+
+log = logging.getLogger(__name__)
+BOT_NAMES_TRIED = 200
+
+
+def clock_tick(*, game_id: int, now: dt.datetime | None = None) -> int:
+    """Play, with the family's bot, every move the table waits for that is due: each
+    seat of a bot user, and, once the deadline has passed, every seat still to decide.
+    Under the row lock the moves take: the deadline and the waiting seats are read
+    again there, so a second runner (another process, or a second pass) finds nothing
+    left to play. Each bot decides from its own seat's view alone. The moves go the
+    normal way (the log, the family's records, the push) marked ``by_bot``. Only the
+    decision that was due is played; the next one waits for the next pass. Returns
+    the number of moves played."""
+    with _table_transaction():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.PLAYING:
+            return 0
+        now = now or timezone.now()
+        timed_out = game.deadline is not None and game.deadline <= now
+        if not timed_out and not game.with_bots:
+            return 0
+        seats = _seats_by_position(game)
+        bots = _bot_positions(seats) if game.with_bots else set()
+        state = load_state(game)
+        turn, rng = game.turn, random.Random(secrets.randbits(64))
+        fields: list[str] = []
+        played = 0
+        for position in sorted(engine.waiting_for(state)):
+            if position not in seats or not (timed_out or position in bots):
+                continue
+            if game.turn != turn or game.status != Game.Status.PLAYING:
+                break
+            view = engine.view(state, position)
+            if not view.get("legal"):
+                continue
+            try:
+                action = engine.bot_action(view, rng)
+                state, more = _apply_move(
+                    game, seats, state, position, action, by_bot=True
+                )
+            except engine.IllegalAction:
+                # Only the kind of failure: the move itself is the seat's secret.
+                log.exception("table %s: the bot could not move", game.pk)
+                continue
+            fields += more
+            played += 1
+        if played:
+            _save_move(game, state, fields)
+        elif timed_out:
+            # Nothing the bot can play (the moderator's decision): stop the clock.
+            game.deadline = None
+            game.save(update_fields=["deadline"])
+            push.table_changed_on_commit(game, lobby=False)
+    return played
+
+
+def clocks_due(now: dt.datetime | None = None) -> list[int]:
+    """The started tables with a move for the bot: deadline passed, or bots seated."""
+    now = now or timezone.now()
+    return list(
+        Game.objects.filter(status=Game.Status.PLAYING)
+        .filter(Q(deadline__lte=now) | Q(with_bots=True))
+        .order_by("deadline", "pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def clocks_run_once(now: dt.datetime | None = None) -> int:
+    """One pass of ``manage.py run_clocks``: every due table once. Returns moves."""
+    played = 0
+    for game_id in clocks_due(now):
+        try:
+            played += clock_tick(game_id=game_id, now=now)
+        except Exception:  # one broken table must not stop every other clock
+            log.exception("table %s: the clock could not play", game_id)
+    return played
+
+
+def _bot_positions(seats: Mapping[int, Seat]) -> set[int]:
+    ids = {seat.user_id for seat in seats.values()}
+    bots = set(
+        User.objects.filter(pk__in=ids, is_bot=True).values_list("pk", flat=True)
+    )
+    return {p for p, seat in seats.items() if seat.user_id in bots}
+
+
+def seats_fill_with_bots(*, game: Game, host: User) -> int:
+    """The host fills the empty seats with bots to practise: the game is marked as
+    played with bots and never counts in ratings, standings or anyone's stats.
+    Returns the number of bots seated."""
+    with _table_transaction():
+        game = _locked(game)
+        if game.host_id != host.pk:
+            raise errors.NotHost
+        if game.status != Game.Status.OPEN:
+            raise errors.NotOpen
+        free = game.seat_count - game.seats.count()
+        if free <= 0:
+            raise errors.TableFull
+        seated = set(game.seats.values_list("user_id", flat=True))
+        added = 0
+        for user in _bot_users():
+            if added == free:
+                break
+            if user.pk in seated:
+                continue
+            Seat.objects.create(game=game, user=user)
+            added += 1
+        game.with_bots = True
+        game.save(update_fields=["with_bots"])
+        push.table_changed_on_commit(game)
+    return added
+
+
+def _bot_users() -> Iterator[User]:
+    """The site's bot users, made the first time they are needed."""
+    yield from User.objects.filter(is_bot=True).order_by("pk")
+    for number in range(1, BOT_NAMES_TRIED + 1):
+        username = f"bot-{number}"
+        if User.objects.filter(username=username).exists():
+            continue
+        try:
+            with transaction.atomic():
+                user = User(
+                    username=username, display_name=f"Bot {number}", is_bot=True
+                )
+                user.set_unusable_password()
+                user.save()
+        except IntegrityError:
+            continue  # a person took the name
+        yield user
 
 
 _seat_rows: LRU[tuple[int, str], tuple[tuple[int, int, int], ...]] = LRU(4096)
@@ -374,7 +574,28 @@ def _finish(
     game.winner = str(outcome.winner)
     game.end_reason = outcome.reason
     game.finished_at = timezone.now()
-    return ["status", "winner", "end_reason", "finished_at"]
+    game.bot_played = _bot_played(game, seats)
+    return ["status", "winner", "end_reason", "finished_at", "bot_played"]
+
+
+def _bot_played(game: Game, seats: Mapping[int, Seat]) -> bool:
+    """Whether the clock's bot made more than ``BOT_SHARE_MARK`` of some person's
+    decisions in this game (a bot's own seat does not count: such a game is marked
+    as a practice game anyway). Read inside the finishing transaction, so the last
+    move is counted."""
+    bots = set(
+        User.objects.filter(
+            pk__in=[seat.user_id for seat in seats.values()], is_bot=True
+        ).values_list("pk", flat=True)
+    )
+    people = [p for p, seat in seats.items() if seat.user_id not in bots]
+    rows = (
+        GameAction.objects.filter(game_id=game.pk, position__in=people)
+        .values("position")
+        .annotate(total=Count("pk"), bot=Count("pk", filter=Q(by_bot=True)))
+        .order_by()
+    )
+    return any(row["bot"] > BOT_SHARE_MARK * row["total"] for row in rows)
 
 
 # --- Chat -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ urlpatterns = [
     path("t/<str:code>/join/", views.seat_join, name="join"),
     path("t/<str:code>/leave/", views.seat_leave, name="leave"),
     path("t/<str:code>/remove/", views.seat_remove, name="remove"),
+    path("t/<str:code>/bots/", views.seats_fill_with_bots, name="bots"),
     path("t/<str:code>/start/", views.game_start, name="start"),
     path("t/<str:code>/close/", views.table_close, name="close"),
     path("t/<str:code>/abandon/", views.game_abandon, name="abandon"),

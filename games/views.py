@@ -62,6 +62,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 options=form.chosen_options(),
                 is_private=form.cleaned_data["is_private"],
                 name=form.cleaned_data["name"],
+                turn_seconds=form.cleaned_data["turn_seconds"] or 0,
             )
         except errors.GameError as exc:
             form.add_error(None, str(exc))
@@ -158,6 +159,16 @@ def seat_remove(request: HttpRequest, code: str) -> HttpResponse:
         request,
         code,
         lambda g: services.seat_remove(game=g, host=request.user, seat_id=int(seat_id)),
+    )
+
+
+@login_required
+@require_POST
+def seats_fill_with_bots(request: HttpRequest, code: str) -> HttpResponse:
+    return _post_service(
+        request,
+        code,
+        lambda g: services.seats_fill_with_bots(game=g, host=request.user),
     )
 
 

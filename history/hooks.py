@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 if TYPE_CHECKING:
     from games.models import Game
@@ -48,7 +49,21 @@ def notes_for(games: Sequence[Game]) -> dict[int, list[str]]:
     notes: dict[int, list[str]] = {}
     if not games:
         return notes
+    for game in games:
+        if lines := fair_play_notes(game):
+            notes[game.pk] = lines
     for make in game_notes:
         for game_id, lines in make(games).items():
             notes.setdefault(game_id, []).extend(lines)
     return notes
+
+
+def fair_play_notes(game: Game) -> list[str]:
+    """The platform's own marks (docs/stats.md): a practice game with bots, and a
+    game in which the clock's bot made much of some player's decisions."""
+    lines = []
+    if game.with_bots:
+        lines.append(_("Played with bots: not counted in ratings or stats"))
+    if game.bot_played:
+        lines.append(_("The bot played for someone whose time ran out"))
+    return lines

@@ -169,6 +169,10 @@ def game_list(viewer: Viewer, filters: GameFilter) -> QuerySet[Game]:
         games = games.filter(status=Game.Status.FINISHED)
     elif filters.result:
         games = games.filter(status=Game.Status.FINISHED, winner=filters.result)
+    if filters.result or filters.fact:
+        # The record's filters (the links behind a profile's figures): practice
+        # games with bots are not part of anyone's record (docs/stats.md).
+        games = games.filter(with_bots=False)
     if filters.since:
         games = games.filter(finished_at__gte=_day_start(filters.since))
     if filters.until:
@@ -221,6 +225,8 @@ LIST_FIELDS = (
     "status",
     "winner",
     "finished_at",
+    "with_bots",
+    "bot_played",
 )
 """The columns a history row shows: lists load only these."""
 
@@ -373,7 +379,9 @@ def _tally(table: dict[Any, Tally], key: Any, played: int, won: int) -> None:
 
 
 def _player_seats(player: User, viewer: Viewer) -> QuerySet[Seat]:
-    seats = Seat.objects.filter(user=player)
+    """The player's seats the stats count: games played with bots are practice and
+    never count (docs/stats.md)."""
+    seats = Seat.objects.filter(user=player, game__with_bots=False)
     if _viewer_id(viewer) != player.pk:
         seats = seats.filter(_visible(viewer, "game__"))
     return seats

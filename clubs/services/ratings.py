@@ -49,7 +49,9 @@ class Finished:
 def game_finished(game: Game) -> None:
     """``games.hooks.finish_hooks``: inside the transaction that ends ``game``. A
     season's table now counts for its season: its result goes into the standings
-    and the ratings."""
+    and the ratings. A game played with bots never does."""
+    if game.with_bots:
+        return
     table = (
         ClubTable.objects.filter(game_id=game.pk, season__isnull=False)
         .values("season_id", "voided_at")
@@ -131,6 +133,7 @@ def counted_games(family: str) -> QuerySet[ClubTable]:
         counted=True,
         voided_at__isnull=True,
         game__status=Game.Status.FINISHED,
+        game__with_bots=False,
     )
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from django import template
 
 from games.families.registry import known_words
+from games.forms import clock_label
 from games.models import Game
 from games.rendering import option_labels
+from numerals.digits import localize_text
 
 register = template.Library()
 
@@ -20,3 +22,9 @@ def game_name(ruleset: str) -> str:
 @register.filter
 def option_badges(game: Game) -> list[str]:
     return option_labels(game)
+
+
+@register.filter(name="clock_label")
+def clock_label_filter(seconds: int) -> str:
+    """A turn clock setting in words, in the language's digits."""
+    return localize_text(clock_label(int(seconds or 0)))

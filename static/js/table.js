@@ -124,6 +124,39 @@
   document.body.addEventListener("htmx:afterSwap", afterSwap);
   afterSwap();
 
+  // --- the turn clock: the server sets the deadline (data-deadline, in ms) and the
+  // time it drew the page (data-now), so a device whose clock is off still counts
+  // the right time; at zero the server's runner plays the bot's move and pushes.
+  var clockSkew = { stamp: null, offset: 0 };
+  function tickClock() {
+    var clock = document.getElementById("table-clock");
+    if (!clock || !clock.hasAttribute("data-deadline")) return;
+    var stamp = clock.getAttribute("data-now");
+    if (clockSkew.stamp !== stamp) {
+      clockSkew.stamp = stamp;
+      clockSkew.offset = parseInt(stamp, 10) - Date.now();
+    }
+    var deadline = parseInt(clock.getAttribute("data-deadline"), 10);
+    var left = Math.max(0, Math.ceil((deadline - (Date.now() + clockSkew.offset)) / 1000));
+    var shown = clock.querySelector("[data-clock-left]");
+    if (left === 0) {
+      if (!clock.classList.contains("expired")) {
+        clock.classList.add("expired");
+        clock.textContent = clock.getAttribute("data-expired") || "";
+      }
+      return;
+    }
+    var text = Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
+    var digits = clock.getAttribute("data-digits");
+    if (digits && digits.length === 10) {
+      text = text.replace(/[0-9]/g, function (d) { return digits.charAt(+d); });
+    }
+    if (shown) shown.textContent = text;
+    clock.classList.toggle("low", left <= 10);
+  }
+  tickClock();
+  window.setInterval(tickClock, 500);
+
   // A form marked data-confirm asks first (without JavaScript, such forms sit behind
   // a <details> that has to be opened first).
   document.addEventListener("submit", function (event) {

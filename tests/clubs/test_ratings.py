@@ -235,3 +235,29 @@ def test_profile_and_leaderboard(club: ClubSetup) -> None:
     assert Client().get("/clubs/ratings/resistance/").status_code == 200
     assert Client().get("/clubs/ratings/chess/").status_code == 404
     assert Skill(25.0, 25 / 3).ordinal == pytest.approx(0.0)
+
+
+@pytest.mark.django_db
+def test_a_season_game_with_bots_is_never_rated_nor_counted(club: ClubSetup) -> None:
+    from clubs.models import SeasonTally
+    from clubs.services.ratings import counted_games
+
+    season = open_season(club)
+    players = club.everyone[:4]
+    game = services.club_table_create(
+        club=club.club,
+        user=players[0],
+        ruleset="partisans",
+        seat_count=5,
+        season=season,
+        members_only=True,
+    )
+    for user in players[1:]:
+        game_services.seat_join(game=game, user=user)
+    assert game_services.seats_fill_with_bots(game=game, host=players[0]) == 1
+    game = play_to_end(game_services.game_start(game=game, user=players[0]), seed=3)
+    assert game.with_bots
+    services.game_finished(game)
+    assert not RatedGame.objects.exists() and not PlayerRating.objects.exists()
+    assert not SeasonTally.objects.exists()
+    assert not counted_games("resistance").exists()
