@@ -16,6 +16,9 @@ run: setup
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_data
 	@echo "Podpolye: http://$(HOST):$(PORT)/  (demo players are listed above)"
+	@# The turn clocks' runner (time-outs, practice bots) runs beside the site.
+	$(BIN)/python manage.py run_clocks & clocks=$$!; \
+	trap 'kill $$clocks 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: setup lint pytest
