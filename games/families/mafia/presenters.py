@@ -532,6 +532,10 @@ def _value(
                 parts.append(str(words.role(item)))
             elif key == "cause" and isinstance(item, str):
                 parts.append(str(words.exit(item)))
+            elif key == "causes" and isinstance(item, list):
+                parts.append(", ".join(str(words.exit(c)) for c in item))
+            elif key in ("at", "number", "effect", "kind"):
+                continue
             else:
                 parts.append(format_html("{}: {}", key, _value(item, names, words)))
         return mark_safe(  # noqa: S308 - each part escaped
