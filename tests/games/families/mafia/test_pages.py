@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from games import engine, errors, services
-from games.families.mafia.engine import HOUSE_DECISIONS
 from games.engine import oracle
+from games.families.mafia.engine import HOUSE_DECISIONS
 from games.families.registry import family_of, playable_rulesets
 from games.models import Game
 from games.state import load_state
