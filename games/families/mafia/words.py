@@ -2,8 +2,8 @@
 ("general", "citizens", "demolisher"), players in the game's language.
 
 Every word is translated with the context ``"mafia"``; the Persian catalogue gives the
-seed's own words (ژنرال، تخریب‌چی، سرباز خائن، پارتیزان، بی‌سیم‌چی، سرهنگ، پرستار،
-تک‌تیرانداز، سرباز ساده).
+seed's own words (ژنرال، تخریبچی، سرباز خائن، پارتیزان، بیسیمچی، سرهنگ، پرستار،
+تکتیرانداز، سرباز ساده).
 """
 
 from __future__ import annotations
