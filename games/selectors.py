@@ -281,14 +281,15 @@ def lobby_tables(viewer: User | None) -> QuerySet[Game]:
 
 
 def my_tables(viewer: User | None) -> QuerySet[Game]:
-    """The viewer's tables that are open or in play: a returning player gets back in
-    one tap."""
+    """The viewer's tables that are open or in play, seated or moderating: a
+    returning player gets back in one tap."""
     if viewer is None or not viewer.is_authenticated:
         return Game.objects.none()
     return (
         Game.objects.filter(
             Q(status=Game.Status.OPEN) | Q(status=Game.Status.PLAYING),
-            pk__in=Seat.objects.filter(user=viewer).values("game"),
+            Q(pk__in=Seat.objects.filter(user=viewer).values("game"))
+            | Q(moderator=viewer),
         )
         .select_related("host")
         .annotate(taken=Count("seats"))

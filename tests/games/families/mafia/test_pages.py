@@ -14,6 +14,7 @@ from games.engine import oracle
 from games.families.mafia.engine import HOUSE_DECISIONS
 from games.families.registry import family_of, playable_rulesets
 from games.models import Game
+from games.selectors import my_tables
 from games.state import load_state
 from tests.factories import UserFactory
 from tests.games.families.mafia.support import (
@@ -95,8 +96,10 @@ def test_the_moderator_cannot_take_a_seat_and_starts_with_ten() -> None:
     game, moderator, _players = open_table()
     with pytest.raises(errors.ModeratorCannotSit):
         services.seat_join(game=game, user=moderator)
+    assert game in my_tables(moderator)  # back to his table in one tap
     game = services.game_start(game=game, user=moderator)
     assert game.status == Game.Status.PLAYING
+    assert game in my_tables(moderator)
     assert game.seats.exclude(position=None).count() == 10
 
 
