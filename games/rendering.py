@@ -35,11 +35,13 @@ _shared: LRU[tuple[Any, ...], dict[str, str]] = LRU(1024)
 
 
 def option_labels(game: Game) -> list[str]:
-    """The options that are on, in words, for badges."""
+    """The options that are on, in words, for badges: those a host switches on (a
+    yes/no option that is off unless chosen). Every value, defaults included, is in
+    the waiting room's settings (:func:`option_settings`)."""
     ruleset = engine.get_ruleset(game.ruleset)
     labels = []
     for option in ruleset.options:
-        if option.name == "chat":
+        if option.name == "chat" or option.default is not False:
             continue
         if game.options.get(option.name):
             labels.append(_(option.label))

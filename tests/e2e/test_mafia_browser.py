@@ -57,6 +57,21 @@ def player_move(page: Page, rng: random.Random) -> bool:
     return False
 
 
+def too_wide(page: Page) -> list[str]:
+    """The innermost elements sticking out of the screen (for the failure message)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+            .filter(e => { const r = e.getBoundingClientRect();
+                return r.width && (r.right > innerWidth + 1 || r.left < -1); })
+            .filter(e => ![...e.children].some(c => {
+                const r = c.getBoundingClientRect();
+                return r.width && (r.right > innerWidth + 1 || r.left < -1); }))
+            .slice(0, 5)
+            .map(e => e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 40))
+        """
+    )
+
+
 def moderator_move(page: Page) -> bool:
     for move in MODERATOR_ORDER:
         form = page.locator(f"form.mafia-move[data-move={move}]")
@@ -104,7 +119,7 @@ def test_a_moderated_game_in_persian_at_phone_width(
         for seat, page in seats.items():
             leaks = oracle.find_leaks(state, seat, page.content(), words)
             assert not leaks, (seat, game.version, leaks)
-            assert fits_the_phone(page), (seat, game.phase)
+            assert fits_the_phone(page), (seat, game.phase, too_wide(page))
         view = engine.view(state, None)
         if view["phase"] == "dawn" and view["night"]["number"] == 1:
             break
