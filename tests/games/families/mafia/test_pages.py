@@ -6,6 +6,8 @@ the Rules page."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.test import Client
 
@@ -20,6 +22,7 @@ from tests.factories import UserFactory
 from tests.games.families.mafia.support import (
     RULESET,
     open_table,
+    play_one,
     secret_words,
     start_table,
     users_by_seat,
@@ -132,3 +135,20 @@ def test_the_rules_page_explains_the_game() -> None:
     )
     assert f'id="{RULESET}"' in body
     assert "تکتیرانداز" in body and "بیسیمچی" in body
+
+
+def test_a_finished_game_has_its_review_and_replay() -> None:
+    game, moderator = start_table()
+    rng = random.Random(5)
+    while game.status == Game.Status.PLAYING:
+        play_one(game, rng)
+    users = users_by_seat(game)
+    review = _client(users[0]).get(f"/history/g/{game.code}/")
+    assert review.status_code == 200
+    body = review.content.decode()
+    for seat, (role, side) in enumerate(engine.final_roles(load_state(game))):
+        assert f'data-seat="{seat}" data-side="{side}" data-role="{role}"' in body
+    for step in (0, 5, game.version // 2, game.version):
+        for viewer in (users[1], moderator, None):
+            replay = _client(viewer).get(f"/history/g/{game.code}/replay/?step={step}")
+            assert replay.status_code == 200, (step, viewer)
