@@ -258,7 +258,7 @@ class SeatConsumer(AuthenticatedConsumer):
             return None
         seat = snapshot_seat_view(snapshot, self.scope["user"])
         if channel not in visible_chat_channels(
-            seat.game, seat.view, seat.me is not None
+            seat.game, seat.view, seat.me is not None or seat.moderating
         ):
             return None
         message = (

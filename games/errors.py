@@ -109,6 +109,12 @@ class BadAction(GameError):
     message = _("That move is not understood.")
 
 
+class ModeratorCannotSit(GameError):
+    code = "moderator_cannot_sit"
+    status = 409
+    message = _("You moderate this table: the moderator does not take a seat.")
+
+
 class HostCannotLeave(GameError):
     code = "host_cannot_leave"
     status = 409

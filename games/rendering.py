@@ -36,15 +36,38 @@ _shared: LRU[tuple[Any, ...], dict[str, str]] = LRU(1024)
 
 
 def option_labels(game: Game) -> list[str]:
-    """The options that are on, in words, for badges."""
+    """The options that are on, in words, for badges: those a host switches on (a
+    yes/no option that is off unless chosen). Every value, defaults included, is in
+    the waiting room's settings (:func:`option_settings`)."""
     ruleset = engine.get_ruleset(game.ruleset)
     labels = []
     for option in ruleset.options:
-        if option.name == "chat":
+        if option.name == "chat" or option.default is not False:
             continue
         if game.options.get(option.name):
             labels.append(_(option.label))
     return labels
+
+
+def option_settings(game: Game) -> list[tuple[str, str]]:
+    """Every option of the table with its value, in words: the waiting room shows
+    them all (a game whose house decisions are the table's options, such as a
+    moderated one, lets every player read what the host chose before the start)."""
+    ruleset = engine.get_ruleset(game.ruleset)
+    settings = []
+    for option in ruleset.options:
+        if option.name == "chat":
+            continue
+        value = game.options.get(option.name, option.default)
+        if isinstance(value, bool):
+            text = _("yes") if value else _("no")
+        else:
+            text = next(
+                (_(label) for choice, label in option.choices if choice == value),
+                str(value),
+            )
+        settings.append((_(option.label), text))
+    return settings
 
 
 def house_decisions(game: Game) -> list[str]:
@@ -84,8 +107,14 @@ def _page_context(
         "is_full": taken >= game.seat_count,
         "is_host": ctx.is_host,
         "is_seated": ctx.is_seated,
+        "is_moderator": ctx.moderating,
+        # The moderator is the host (the only design so far): no query on a push.
+        "moderator_name": game.host.display_name
+        if game.moderator_id is not None and game.moderator_id == game.host_id
+        else "",
         "viewer": ctx.viewer,
         "option_labels": option_labels(game),
+        "option_settings": option_settings(game),
         "house_decisions": house_decisions(game),
         "chat": ctx.chat,
         "side_chats": [
@@ -93,12 +122,13 @@ def _page_context(
                 "channel": channel,
                 "label": words.channel(channel),
                 "messages": messages,
-                "can_write": ctx.is_seated and game.status == Game.Status.PLAYING,
+                "can_write": (ctx.is_seated or ctx.moderating)
+                and game.status == Game.Status.PLAYING,
             }
             for channel, messages in ctx.side_chats
         ],
         "chat_channels": ctx.chat_channels,
-        "can_chat_table": ctx.is_seated
+        "can_chat_table": (ctx.is_seated or ctx.moderating)
         and ChatMessage.Channel.TABLE in ctx.chat_channels
         and game.status in (Game.Status.OPEN, Game.Status.PLAYING),
         "error": "",

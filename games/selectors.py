@@ -53,6 +53,9 @@ class SeatView:
     before the start."""
     public_view: dict[str, Any] | None = None
     """The spectator's view, from which the page's shared regions are drawn."""
+    moderating: bool = False
+    """The viewer is the table's moderator (a person without a seat, whose view is
+    the engine's ``MODERATOR`` view)."""
 
     @property
     def position(self) -> int | None:
@@ -71,16 +74,38 @@ def seat_view(
     nothing from the database, and a push can be answered on the event loop."""
     players = players if players is not None else players_of(game)
     me = None
+    moderating = False
     if viewer is not None and viewer.is_authenticated:
         me = next((p for p in players if p.user_id == viewer.pk), None)
+        moderating = me is None and is_moderator(game, viewer)
     view = public_view = None
     if game.status != Game.Status.OPEN and game.seed is not None:
         if state is None:
             state = load_state(game)
         public_view = engine.view(state, None)
-        view = engine.view(state, me.position) if me else public_view
+        if me:
+            view = engine.view(state, me.position)
+        elif moderating:
+            view = engine.view(state, engine.MODERATOR)
+        else:
+            view = public_view
     return SeatView(
-        game=game, players=players, me=me, view=view, public_view=public_view
+        game=game,
+        players=players,
+        me=me,
+        view=view,
+        public_view=public_view,
+        moderating=moderating,
+    )
+
+
+def is_moderator(game: Game, viewer: User | None) -> bool:
+    """Whether ``viewer`` is the table's moderator (a game with a moderator only)."""
+    return (
+        viewer is not None
+        and viewer.is_authenticated
+        and game.moderator_id is not None
+        and game.moderator_id == viewer.pk
     )
 
 
@@ -104,6 +129,8 @@ class TableContext:
     side_chats: list[tuple[str, list[ChatMessage]]] = field(default_factory=list)
     """Each private channel this viewer may read, with its messages."""
     chat_channels: tuple[str, ...] = ()
+    moderating: bool = False
+    """The viewer is the table's moderator (no seat; the engine's moderator view)."""
 
     @property
     def position(self) -> int | None:
@@ -217,7 +244,7 @@ def table_context(
     if seat is None:
         seat = seat_view(game, viewer, players=players, state=state)
     me, view = seat.me, seat.view
-    channels = visible_chat_channels(game, view, me is not None)
+    channels = visible_chat_channels(game, view, me is not None or seat.moderating)
     table_chat = []
     if with_chat and ChatMessage.Channel.TABLE in channels:
         table_chat = chat_for(game, [ChatMessage.Channel.TABLE])
@@ -238,6 +265,7 @@ def table_context(
         chat=table_chat,
         side_chats=side_chats,
         chat_channels=channels,
+        moderating=seat.moderating,
     )
 
 
@@ -253,14 +281,15 @@ def lobby_tables(viewer: User | None) -> QuerySet[Game]:
 
 
 def my_tables(viewer: User | None) -> QuerySet[Game]:
-    """The viewer's tables that are open or in play: a returning player gets back in
-    one tap."""
+    """The viewer's tables that are open or in play, seated or moderating: a
+    returning player gets back in one tap."""
     if viewer is None or not viewer.is_authenticated:
         return Game.objects.none()
     return (
         Game.objects.filter(
             Q(status=Game.Status.OPEN) | Q(status=Game.Status.PLAYING),
-            pk__in=Seat.objects.filter(user=viewer).values("game"),
+            Q(pk__in=Seat.objects.filter(user=viewer).values("game"))
+            | Q(moderator=viewer),
         )
         .select_related("host")
         .annotate(taken=Count("seats"))

@@ -78,23 +78,27 @@ def game_create(
     name: str = "",
     turn_seconds: int = 0,
 ) -> Game:
-    """Open a table; the host takes the first seat. ``turn_seconds``: the turn clock
-    (0, the default, is none; see docs/clocks.md)."""
+    """Open a table; the host takes the first seat, or, in a game with a moderator
+    (``Ruleset.has_moderator``), becomes the table's moderator and takes no seat.
+    ``turn_seconds``: the turn clock (0, the default, is none; see docs/clocks.md)."""
     normalised = _normalised_options(ruleset, seat_count, options or {})
     if turn_seconds not in TURN_CLOCK_CHOICES:
         raise errors.BadSetup(reason=str(turn_seconds))
+    moderated = engine.get_ruleset(ruleset).has_moderator
     with _table_transaction():
         game = Game.objects.create(
             name=name.strip(),
             ruleset=ruleset,
             host=host,
+            moderator=host if moderated else None,
             seat_count=seat_count,
             options=normalised,
             is_private=is_private,
             chat_enabled=bool(normalised.get("chat", True)),
             turn_seconds=turn_seconds,
         )
-        Seat.objects.create(game=game, user=host)
+        if not moderated:
+            Seat.objects.create(game=game, user=host)
         push.table_changed_on_commit(game)
     return game
 
@@ -137,6 +141,8 @@ def seat_join(*, game: Game, user: User) -> Seat:
             raise errors.SeatNotAllowed
         if game.seats.filter(user=user).exists():
             raise errors.AlreadySeated
+        if game.moderator_id is not None and game.moderator_id == user.pk:
+            raise errors.ModeratorCannotSit
         if game.seats.count() >= game.seat_count:
             raise errors.TableFull
         try:
@@ -256,17 +262,20 @@ def game_rematch(*, game: Game, user: User) -> Game:
             raise errors.NotFinished
         if game.next_game_id is not None:
             return Game.objects.get(pk=game.next_game_id)
+        moderated = engine.get_ruleset(game.ruleset).has_moderator
         new = Game.objects.create(
             name=game.name,
             ruleset=game.ruleset,
             host=user,
+            moderator=user if moderated else None,
             seat_count=game.seat_count,
             options=dict(game.options),
             is_private=game.is_private,
             chat_enabled=game.chat_enabled,
             turn_seconds=game.turn_seconds,
         )
-        Seat.objects.create(game=new, user=user)
+        if not moderated:
+            Seat.objects.create(game=new, user=user)
         game.next_game = new
         game.save(update_fields=["next_game"])
         hooks.rematch_opened(game, new)
@@ -311,15 +320,19 @@ def game_act(
             raise errors.NotPlaying
         seats = _seats_by_position(game)
         seat = next((s for s in seats.values() if s.user_id == user.pk), None)
-        if seat is None or seat.position is None:
+        if seat is not None and seat.position is not None:
+            position = seat.position
+        elif game.moderator_id is not None and game.moderator_id == user.pk:
+            # The moderator acts as the engine's MODERATOR seat; the engine refuses a
+            # player's move from him (and his moves from a player) itself.
+            position = engine.MODERATOR
+        else:
             raise errors.NotSeated
         if turn is None or turn != game.turn:
             raise errors.TableMovedOn
         state = load_state(game)
         try:
-            new_state, fields = _apply_move(
-                game, seats, state, seat.position, dict(action)
-            )
+            new_state, fields = _apply_move(game, seats, state, position, dict(action))
         except engine.IllegalAction as exc:
             raise errors.IllegalMove(exc) from exc
         _save_move(game, new_state, fields)
@@ -613,16 +626,18 @@ def chat_post(
         raise errors.ChatTooLong(limit=CHAT_MAX_LENGTH)
     game = Game.objects.filter(pk=game.pk).first() or game
     seat = game.seats.filter(user=user).first()
-    if seat is None:
+    moderating = game.moderator_id is not None and game.moderator_id == user.pk
+    if seat is None and not moderating:
         raise errors.NotSeated
+    position = seat.position if seat is not None else engine.MODERATOR
     if channel == ChatMessage.Channel.TABLE:
         if not game.chat_enabled:
             raise errors.ChatDisabled
     else:
         # A side's private channel: open to the seats whose own view opens it now.
-        if game.status != Game.Status.PLAYING or seat.position is None:
+        if game.status != Game.Status.PLAYING or position is None:
             raise errors.ChatChannelClosed
-        me = engine.view(load_state(game), seat.position)["me"]
+        me = engine.view(load_state(game), position)["me"]
         if not isinstance(channel, str) or not me or channel not in me["channels"]:
             raise errors.ChatChannelClosed
     _chat_rate_check(game, user)

@@ -1,0 +1,82 @@
+"""The ``mafia`` family as the platform sees it: one object that hands each of the
+platform's questions to the family's own module. A game of this family has a
+moderator (``Ruleset.has_moderator``): the platform seats the host as the table's
+moderator, shows him the engine's moderator view and takes his moves as seat -1."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games import engine
+from games.families.mafia import moves, presenters, schemas, sentences
+from games.families.mafia.engine.roles import DEALT, MAFIA_ROLES, Side
+from games.families.mafia.words import Words, words_for
+from games.families.registry import Family, Region
+from games.models import Game
+
+
+class MafiaFamily(Family):
+    code = "mafia"
+    regions = (
+        Region("top", "mafia/top.html", shared=False, column="top"),
+        Region("console", "mafia/console.html", shared=False, column="main"),
+        Region("board", "mafia/board.html", shared=True, column="main"),
+        Region("card", "mafia/card.html", shared=False, column="main"),
+        Region("record", "mafia/record.html", shared=True, column="side"),
+    )
+    review_template = "mafia/review.html"
+    rules_template = "mafia/rules.html"
+    view_schema, move_schema = schemas.MafiaView, schemas.MafiaMove
+
+    def words(self, ruleset: str) -> Words:
+        return words_for(ruleset)
+
+    def rules_context(self, ruleset: str) -> dict[str, Any]:
+        """The ten cards, read from what the engine deals."""
+        words = words_for(ruleset)
+        counts: dict[str, int] = {}
+        sides: dict[str, str] = {}
+        for role in DEALT:
+            counts[role.value] = counts.get(role.value, 0) + 1
+            side = Side.MAFIA if role in MAFIA_ROLES else Side.CITIZENS
+            sides[role.value] = side.value
+        return {
+            "deal": [
+                (words.role(code), count, words.side(sides[code]))
+                for code, count in counts.items()
+            ],
+            "ruleset": engine.get_ruleset(ruleset),
+        }
+
+    def board(
+        self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
+    ) -> presenters.Board:
+        return presenters.board(view, names, playing=playing)
+
+    def parse_move(self, fields: Any) -> dict[str, Any]:
+        return moves.parse_move(fields)
+
+    def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
+        # A night's choice (or tap: the admin must not tell them apart either) and
+        # its fields stay hidden until the end.
+        if not finished and payload.get("type") in ("choose", "tap"):
+            return {"type": "•"}
+        return payload
+
+    def sentence(
+        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
+    ) -> str:
+        return sentences.sentence(event, ruleset, names)
+
+    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
+        return sentences.step_kind(events)
+
+    def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
+        from games.state import load_state
+
+        final = engine.view(load_state(game), None)
+        return {"review": presenters.board(final, names, playing=False)}
+
+
+FAMILY = MafiaFamily()
