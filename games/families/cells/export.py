@@ -8,10 +8,9 @@ secret forever (RULES.md §2), so a ``discard`` action is exported without its c
 To replay an export, :func:`import_action` fills each missing discard back in with a
 stand-in that turns up the recorded card: the leader keeps the recorded colour and
 discards another card, the partner discards the card that is not turned up. Both
-discards of a mission always make up the same two cards (the three drawn minus the
-one turned up), so the discard pile, every later reshuffle and every later draw are
-exactly the real game's; only which of the two was the leader's may differ, and
-nothing may present the stand-ins as the real discards.
+discards of a mission always make up the draw minus the card turned up; which was the
+leader's is the rebuild's choice, and nothing may present the stand-ins as the real
+discards.
 
 The seed is left out too: the engine deals the mission deck from it, and every
 reshuffle, so with it anyone could work out the three cards each leader drew and,
@@ -19,9 +18,10 @@ from the card turned up, the discards. The export's ``setup`` says what is publi
 the deal instead (the first player; the character cards as dealt are in ``cells``),
 and :func:`import_start` deals stand-ins: the recorded character cards and first
 player, a mission deck whose draws turn up the recorded cards, and a stand-in seed,
-found by trying, whose reshuffles do the same. Only the cards turned up, the counts of
-the deck and the discard pile, and the kinds of cards in them are the real game's;
-the undrawn deck and the order of every draw are inventions of the rebuild.
+found by trying, whose reshuffles do the same. Only the public record is the real
+game's (with the counts of the deck and the discard pile, and the kinds of cards in
+both together); what each draw held, the undrawn deck and the discards are inventions
+of the rebuild.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from games.families.cells.engine.rules import (
 from games.families.cells.review import CellsRecord, game_record
 from games.models import Game, Seat
 
-STAND_IN_SEEDS = 100_000
+STAND_IN_SEEDS = 10_000
 """How many stand-in seeds :func:`import_start` tries for the reshuffles (a fitting
 one is usually among the first few)."""
 
@@ -125,9 +125,11 @@ def stand_in_deck(revealed: Sequence[str]) -> tuple[tuple[str, ...], int]:
     """
     dealt = len(MISSION_DECK) // DRAW  # missions drawn before any reshuffle
     rest = Counter(MISSION_DECK)
-    rest.subtract(revealed[:dealt])
-    if min(rest.values()) < 0 or any(c not in rest for c in revealed):
+    rest.subtract(revealed)  # a card turned up never goes back into the deck
+    if min(rest.values()) < 0 or len(rest) != len(set(MISSION_DECK)):
         raise ValueError("no deck of the game turns up the recorded cards")
+    rest = Counter(MISSION_DECK)
+    rest.subtract(revealed[:dealt])
     filler = sorted(rest.elements())
     deck: list[str] = []
     for card in revealed[:dealt]:
