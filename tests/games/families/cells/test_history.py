@@ -21,6 +21,7 @@ from games.engine import oracle
 from games.families.cells.engine.rules import side_of
 from games.state import action_log, game_setup, load_state
 from history import export, figures, replay, selectors
+from tests.api.support import program
 from tests.games.families.cells.support import secret_words
 from tests.history.builders import Table, deal, player, random_game
 
@@ -278,6 +279,26 @@ def test_a_record_no_deck_could_make_does_not_rebuild() -> None:
     del data["setup"]["first"]
     with pytest.raises(export.ExportError):
         export.rebuild(data)
+
+
+def test_after_the_game_the_api_and_the_export_show_no_mission_card_held() -> None:
+    """A finished game's view through the API, for every seat and a spectator, and
+    the export: no hand, no discard, no seed (the API has no replay: its view is the
+    game as it ended)."""
+    table = random_game("cells", 4, 150)
+    final = _states(table)[-1]
+    code = table.game.code
+    users = {table.position[name]: user for name, user in table.users.items()}
+    for seat, user in [*users.items(), (None, None)]:
+        answer = program(user).get(f"tables/{code}/view")
+        assert answer.status == 200
+        assert oracle.find_leaks(final, seat, answer.body) == []
+        assert answer.body["view"]["legal"] == []
+        assert "seed" not in _keys(answer.body)
+        table_answer = program(user).get(f"tables/{code}")
+        assert "seed" not in _keys(table_answer.body)
+    data = export.game_export(table.refresh())
+    assert oracle.find_leaks(final, None, data) == []
 
 
 def _expected_parts(table: Table, username: str) -> dict[str, set[str]]:
