@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games import engine
-from games.families.cells.engine import SLOTS, GameState, Phase
+from games.families.cells.engine import SLOTS, CellsRuleset, GameState, Phase
 from games.families.cells.engine.rules import (
     DRAW,
     MISSION_DECK,
@@ -97,7 +97,8 @@ def _turns_up(deck: Sequence[str], seed: int, revealed: Sequence[str]) -> bool:
     """Whether, dealt ``deck`` and reshuffling with ``seed`` as the engine does, each
     mission's three cards hold the card recorded as turned up (the discards being
     the other two, whichever order they were made in)."""
-    left, discards, reshuffles = tuple(deck), (), 0
+    left, reshuffles = tuple(deck), 0
+    discards: tuple[str, ...] = ()
     for card in revealed:
         if len(left) < DRAW:
             reshuffles += 1
@@ -156,8 +157,10 @@ def import_start(export: Mapping[str, Any]) -> GameState:
     missions = sorted(export["missions"], key=lambda m: int(m["number"]))
     deck, seed = stand_in_deck([str(m["card"]) for m in missions])
     rules = engine.get_ruleset(game_setup.ruleset)
+    if not isinstance(rules, CellsRuleset):
+        raise ValueError("not a cells game")
     return arranged(
-        rules,  # type: ignore[arg-type]
+        rules,
         dataclasses.replace(game_setup, seed=seed),
         cards=cards,
         deck=deck,
