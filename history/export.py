@@ -7,9 +7,10 @@ put into a mission: a ``play`` action is exported without its card and each miss
 keeps only its fail count).
 
 :func:`rebuild` replays an export through the engine, letting the family fill back in
-what it left out with stand-ins consistent with its record; :func:`verify` checks
-that the replay ends as the export says. The stand-ins are not the real moves, and
-nothing may present them as such.
+what it left out with stand-ins consistent with its record (moves, and in a game whose
+deal hides something forever, the deal: its seed is not exported); :func:`verify`
+checks that the replay ends as the export says. The stand-ins are not the real moves
+or the real deal, and nothing may present them as such.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def game_export(game: Game) -> dict[str, Any]:
         "private": game.is_private,
         "started_at": _iso(game.started_at),
         "finished_at": _iso(game.finished_at),
-        "setup": game_setup(game).to_dict(),
+        "setup": family_of(game.ruleset).export_setup(game_setup(game)),
         "players": [
             {
                 "position": seat.position,
@@ -108,9 +109,8 @@ def rebuild(export: Mapping[str, Any]) -> tuple[Any, engine.Outcome | None]:
     if export.get("format") != FORMAT or export.get("version") != VERSION:
         raise ExportError("not a Podpolye game export of a known version")
     try:
-        setup = engine.GameSetup.from_dict(export["setup"])
-        family = family_of(setup.ruleset)
-        state = engine.setup(setup)
+        family = family_of(str(export["setup"]["ruleset"]))
+        state = family.import_start(export)
         for entry in sorted(export["actions"], key=lambda e: int(e["number"])):
             seat = int(entry["seat"])
             action = family.import_action(state, seat, dict(entry["action"]), export)
@@ -133,8 +133,7 @@ def verify(export: Mapping[str, Any]) -> list[str]:
         "reason": stated["reason"],
     }:
         problems.append(f"outcome {outcome} != {stated['winner']}/{stated['reason']}")
-    setup = engine.GameSetup.from_dict(export["setup"])
-    problems += family_of(setup.ruleset).verify_export(final, export)
+    problems += family_of(export["setup"]["ruleset"]).verify_export(final, export)
     roles = [
         {"position": r["seat"], "side": r["side"], "role": r["role"]}
         for r in final["roles"] or []

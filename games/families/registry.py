@@ -207,6 +207,22 @@ class Family:
         the document's top level."""
         return {}
 
+    def export_setup(self, setup: engine.GameSetup) -> dict[str, Any]:
+        """The deal as the export's ``setup`` shows it. By default the engine's
+        ``GameSetup.to_dict()``, seed included: with the action log it replays the
+        whole game. A family whose deal decides something that stays secret forever
+        (an order of cards nobody may ever learn) leaves the seed out, says instead
+        what is public of the deal, and deals stand-ins in :meth:`import_start`."""
+        return setup.to_dict()
+
+    def import_start(self, export: Mapping[str, Any]) -> Any:
+        """The state an export's replay starts from (``rebuild``). By default the
+        engine's deal of the exported setup; a family whose :meth:`export_setup`
+        left the seed out deals stand-ins consistent with the export's record
+        (raising ``ValueError`` when none is), which nothing may present as the
+        real deal."""
+        return engine.setup(engine.GameSetup.from_dict(export["setup"]))
+
     def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
         """A logged move as the export shows it, with whatever stays secret forever
         left out (the Resistance's mission cards)."""

@@ -8,20 +8,43 @@ secret forever (RULES.md §2), so a ``discard`` action is exported without its c
 To replay an export, :func:`import_action` fills each missing discard back in with a
 stand-in that turns up the recorded card: the leader keeps the recorded colour and
 discards another card, the partner discards the card that is not turned up. Both
-discards of a mission always make up the same two cards (the three drawn minus the
-one turned up), so the discard pile, every later reshuffle and every later draw are
-exactly the real game's; only which of the two was the leader's may differ, and
-nothing may present the stand-ins as the real discards.
+discards of a mission always make up the draw minus the card turned up; which was the
+leader's is the rebuild's choice, and nothing may present the stand-ins as the real
+discards.
+
+The seed is left out too: the engine deals the mission deck from it, and every
+reshuffle, so with it anyone could work out the three cards each leader drew and,
+from the card turned up, the discards. The export's ``setup`` says what is public of
+the deal instead (the first player; the character cards as dealt are in ``cells``),
+and :func:`import_start` deals stand-ins: the recorded character cards and first
+player, a mission deck whose draws turn up the recorded cards, and a stand-in seed,
+found by trying, whose reshuffles do the same. Only the public record is the real
+game's (with the counts of the deck and the discard pile, and the kinds of cards in
+both together); what each draw held, the undrawn deck and the discards are inventions
+of the rebuild.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.families.cells.engine import GameState, Phase
+from games import engine
+from games.families.cells.engine import SLOTS, CellsRuleset, GameState, Phase
+from games.families.cells.engine.rules import (
+    DRAW,
+    MISSION_DECK,
+    arranged,
+    reshuffled,
+)
 from games.families.cells.review import CellsRecord, game_record
 from games.models import Game, Seat
+
+STAND_IN_SEEDS = 10_000
+"""How many stand-in seeds :func:`import_start` tries for the reshuffles (a fitting
+one is usually among the first few)."""
 
 
 def _as_export(record: CellsRecord) -> dict[str, Any]:
@@ -57,6 +80,92 @@ def _as_export(record: CellsRecord) -> dict[str, Any]:
 
 def export(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
     return _as_export(game_record(game))
+
+
+def export_setup(setup: engine.GameSetup) -> dict[str, Any]:
+    """The setup without its seed, with the first player (public from the deal on)."""
+    state: GameState = engine.setup(setup)
+    return {
+        "ruleset": setup.ruleset,
+        "players": setup.players,
+        "options": dict(setup.options),
+        "first": state.table.first,
+    }
+
+
+def _turns_up(deck: Sequence[str], seed: int, revealed: Sequence[str]) -> bool:
+    """Whether, dealt ``deck`` and reshuffling with ``seed`` as the engine does, each
+    mission's three cards hold the card recorded as turned up (the discards being
+    the other two, whichever order they were made in)."""
+    left, reshuffles = tuple(deck), 0
+    discards: tuple[str, ...] = ()
+    for card in revealed:
+        if len(left) < DRAW:
+            reshuffles += 1
+            left, discards = reshuffled(seed, reshuffles, left + discards), ()
+        hand = list(left[:DRAW])
+        left = left[DRAW:]
+        if card not in hand:
+            return False
+        hand.remove(card)
+        discards += tuple(hand)
+    return True
+
+
+def stand_in_deck(revealed: Sequence[str]) -> tuple[tuple[str, ...], int]:
+    """A mission deck and a seed for its reshuffles under which the missions turn
+    up ``revealed``, in order; raises ``ValueError`` when there is none (a record
+    no game could have made).
+
+    The deck puts each recorded card on top of its mission's draw, the other cards
+    after them in a fixed order; the seed is the first that makes every reshuffle's
+    draws fit too. A reshuffle shuffles the sorted cards left and discarded, whose
+    kinds follow from the cards turned up before it alone, so these stand-ins make
+    the same counts and kinds of cards in the deck and the discard pile as the
+    real game, and nothing of the real order.
+    """
+    dealt = len(MISSION_DECK) // DRAW  # missions drawn before any reshuffle
+    rest = Counter(MISSION_DECK)
+    rest.subtract(revealed)  # a card turned up never goes back into the deck
+    if min(rest.values()) < 0 or len(rest) != len(set(MISSION_DECK)):
+        raise ValueError("no deck of the game turns up the recorded cards")
+    rest = Counter(MISSION_DECK)
+    rest.subtract(revealed[:dealt])
+    filler = sorted(rest.elements())
+    deck: list[str] = []
+    for card in revealed[:dealt]:
+        deck += [card, filler.pop(), filler.pop()]
+    deck += filler
+    for seed in range(STAND_IN_SEEDS):
+        if _turns_up(deck, seed, revealed):
+            return tuple(deck), seed
+    raise ValueError("no stand-in deal turns up the recorded cards")
+
+
+def import_start(export: Mapping[str, Any]) -> GameState:
+    """The deal an export's replay starts from: stand-ins consistent with its record
+    (see the module doc). An export that still carries its seed (made before the
+    seed was left out) is dealt from it."""
+    stated = export["setup"]
+    options = dict(stated["options"])
+    if "seed" in stated:
+        state: GameState = engine.setup(engine.GameSetup.from_dict(stated))
+        return state
+    game_setup = engine.GameSetup(str(stated["ruleset"]), stated["players"], options)
+    dealt = {int(cell["seat"]): cell["dealt"] for cell in export["cells"]}
+    cards = [dealt[seat][slot] for seat in range(game_setup.players) for slot in SLOTS]
+    missions = sorted(export["missions"], key=lambda m: int(m["number"]))
+    deck, seed = stand_in_deck([str(m["card"]) for m in missions])
+    rules = engine.get_ruleset(game_setup.ruleset)
+    if not isinstance(rules, CellsRuleset):
+        raise ValueError("not a cells game")
+    return arranged(
+        rules,
+        dataclasses.replace(game_setup, seed=seed),
+        cards=cards,
+        deck=deck,
+        first=stated["first"],
+    )
 
 
 def export_action(action: dict[str, Any]) -> dict[str, Any]:

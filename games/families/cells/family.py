@@ -107,6 +107,12 @@ class CellsFamily(Family):
     def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
         return export.export(game, seats)
 
+    def export_setup(self, setup: engine.GameSetup) -> dict[str, Any]:
+        return export.export_setup(setup)
+
+    def import_start(self, data: Mapping[str, Any]) -> Any:
+        return export.import_start(data)
+
     def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
         return export.export_action(action)
 

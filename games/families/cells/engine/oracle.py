@@ -40,7 +40,9 @@ A payload may be
   ``"held"``, ``"drawn"`` or ``"passed"`` are mission cards held, of the mission in
   progress, or of the mission numbered by the mapping's ``"number"``/``"mission"``;
   a colour under ``"discard"``, ``"discards"`` or ``"discarded"`` states a discard,
-  one under ``"deck"`` the deck.
+  one under ``"deck"`` the deck; a discard move (``"type": "discard"``) states the
+  hand with its ``"cards"`` (the colours one may discard) and a discard with its
+  ``"card"``.
 * an HTML string.  The same facts are marks on elements: ``data-seat`` with
   ``data-side``, ``data-role``, ``data-slot`` + ``data-card``, ``data-cards`` (three
   colours in slot order); ``data-kind`` + ``data-step`` name a move, a
@@ -485,6 +487,13 @@ def _walk_mapping(
             if key in node:
                 index.shown_by_move(move, node[key], (where, key))
     number = _seat_of(node.get("number", node.get("mission")))
+    if node.get("type") == "discard":
+        # A move: its "cards" are the colours one may discard (the hand's colours),
+        # its "card" the discard itself.
+        if "cards" in node:
+            index.mission_cards(number, node["cards"], (where, "cards"))
+        if "card" in node:
+            index.discarded(node["card"], (where, "card"))
     codes = index.codes
     for key, value in node.items():
         if key in _HAND_KEYS:

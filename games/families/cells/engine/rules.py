@@ -10,6 +10,7 @@ mission card is; every character card is once the game is over).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from random import Random
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -69,6 +70,7 @@ __all__ = [
     "MISSION_DECK",
     "WINS_NEEDED",
     "apply",
+    "arranged",
     "deal",
     "decider",
     "legal_actions",
@@ -137,6 +139,34 @@ def deal(ruleset: CellsRuleset, game_setup: GameSetup) -> GameState:
         failures=0,
         outcome=None,
     )
+
+
+def arranged(
+    ruleset: CellsRuleset,
+    game_setup: GameSetup,
+    *,
+    cards: Iterable[str],
+    deck: Iterable[str],
+    first: int,
+) -> GameState:
+    """A deal laid out by hand instead of by the seed: these character cards (three
+    per seat, in slot order), this mission deck (top first) and this first player.
+    Later reshuffles still come from ``game_setup.seed``.
+
+    Only for replaying a game whose seed is not known (an export's rebuild deals
+    stand-ins consistent with its record), never for a game at a table.  Raises
+    ``ValueError`` for cards, a deck or a first player the rules could not deal.
+    """
+    state = deal(ruleset, game_setup)
+    cards, deck = tuple(cards), tuple(deck)
+    if sorted(cards) != sorted(state.cards):
+        raise ValueError("the character cards are not a deal of this game")
+    if sorted(deck) != sorted(MISSION_DECK):
+        raise ValueError("the mission deck is not the game's")
+    if type(first) is not int or not 0 <= first < state.table.players:
+        raise ValueError("the first player is not a seat of this table")
+    table = dataclasses.replace(state.table, first=first)
+    return evolve(state, table=table, current=first, cards=cards, deck=deck)
 
 
 def start(ruleset: CellsRuleset, game_setup: GameSetup) -> tuple[GameState, Events]:

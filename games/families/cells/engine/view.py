@@ -174,14 +174,20 @@ def view(
     decided swap says whether it exchanged, and the final roles are shown (the
     review); mission hands, discards and the deck stay hidden.  Seen as one player,
     the step is exactly what that player saw then.  ``own=False`` (the person
-    watching is not that player) leaves out the mission cards the player held:
-    with the revealed card they would give the discards away.
+    watching is not that player) leaves out the mission cards the player held, and
+    the colours they could discard (the hand's colours, under another name): with
+    the revealed card either would give the discards away.  The discard stays
+    among the moves, with no card, so the step has the same shape whatever the hand.
     """
     shown = _view(state, seat)
     if after is not None and seat is None:
         _reveal(shown, state, after)
     if not own and shown["me"]:
         shown["me"] = {**shown["me"], "hand": None}
+        shown["legal"] = [
+            {**move, "cards": []} if move["type"] == "discard" else move
+            for move in shown["legal"]
+        ]
     return shown
 
 

@@ -11,17 +11,19 @@ import json
 import random
 import re
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.test import Client
 
-from games import engine
+from games import engine, services
 from games.engine import oracle
 from games.families.cells.engine.rules import side_of
-from games.state import action_log, game_setup
+from games.state import action_log, game_setup, load_state
 from history import export, figures, replay, selectors
+from tests.api.support import program
 from tests.games.families.cells.support import secret_words
-from tests.history.builders import Table, deal, random_game
+from tests.history.builders import Table, deal, player, random_game
 
 pytestmark = pytest.mark.django_db
 
@@ -128,6 +130,7 @@ def test_the_export_leaves_the_discards_out_and_rebuilds_the_game(
         a["action"] for a in data["actions"] if a["action"]["type"] == "discard"
     ]
     assert discards and all(action == {"type": "discard"} for action in discards)
+    assert "seed" not in _keys(data) and "seed" not in data["setup"]
     final = engine.view(_states(table)[-1], None)
     assert [c["final"] for c in data["cells"]] == [c["cards"] for c in final["cells"]]
     assert [m["card"] for m in data["missions"]] == [
@@ -137,9 +140,16 @@ def test_the_export_leaves_the_discards_out_and_rebuilds_the_game(
     state, outcome = export.rebuild(data)
     assert outcome is not None and outcome.winner == game.winner
     assert engine.view(state, None)["missions"] == final["missions"]
-    # Rebuilt, the deck and the discard pile are exactly the real game's.
-    assert state.deck == _states(table)[-1].deck
-    assert sorted(state.discards) == sorted(_states(table)[-1].discards)
+    # Rebuilt from stand-ins, the deck and the discard pile hold as many cards, of
+    # the same kinds, as the real game's; their order is the rebuild's own.
+    real = _states(table)[-1]
+    assert (len(state.deck), len(state.discards)) == (
+        len(real.deck),
+        len(real.discards),
+    )
+    assert sorted(state.deck + state.discards) == sorted(real.deck + real.discards)
+    assert state.reshuffles == real.reshuffles
+    assert engine.view(state, None) == final
     # A doctored record is caught.
     data["missions"][0]["card"] = (
         "red" if data["missions"][0]["card"] == "blue" else "blue"
@@ -149,6 +159,146 @@ def test_the_export_leaves_the_discards_out_and_rebuilds_the_game(
     except export.ExportError as error:
         problems = [str(error)]
     assert problems
+
+
+def _seeded(seed: int, names: list[str]) -> Table:
+    """A three-player cells table started with ``seed``."""
+    users = {name: player(name) for name in names}
+    game = services.game_create(
+        host=users[names[0]], ruleset="cells", seat_count=3, options={}
+    )
+    for name in names[1:]:
+        services.seat_join(game=game, user=users[name])
+    game.refresh_from_db()
+    with mock.patch("games.services.secrets.randbits", return_value=seed):
+        services.game_start(game=game, user=users[names[0]])
+    return Table(game=game, users=users)
+
+
+def _play_missions(table: Table, revealed: list[str] | None = None) -> list[str]:
+    """Everyone confirms, then every turn is a mission with the next seat. Without
+    ``revealed`` the discards follow a fixed pattern; with it, they turn up those
+    cards. Returns the cards turned up."""
+    for seat in range(3):
+        table.act(table.name_at(seat), {"type": "confirm"})
+    shown: list[str] = []
+    while table.state().outcome is None:
+        number = len(shown)
+        leader = table.state().current
+        partner = (leader + 1) % 3
+        table.act(table.name_at(leader), {"type": "mission", "partner": partner})
+        for seat, first in ((leader, number % 2 == 0), (partner, number % 2 == 1)):
+            hand = sorted(table.state().hand)
+            if revealed is None:
+                card = hand[-1] if first else hand[0]
+            else:
+                hand.remove(revealed[number])
+                card = hand[0]
+            table.act(table.name_at(seat), {"type": "discard", "card": card})
+        shown.append(table.state().missions[-1].card)
+    return shown
+
+
+def _keys(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        return set(node) | {k for value in node.values() for k in _keys(value)}
+    if isinstance(node, list):
+        return {k for value in node for k in _keys(value)}
+    return set()
+
+
+PER_TABLE = ("code", "name", "started_at", "finished_at", "players")
+
+
+def test_two_games_with_the_same_public_record_export_the_same(
+    client: Client,
+) -> None:
+    """Seeds 1 and 37 deal the same character cards and first player but different
+    mission decks; played with the same public moves and the same cards turned up,
+    the two games discarded different cards. Their exports must not differ: nothing
+    in them (no seed) lets anyone work out the draws or the discards."""
+    setups = [engine.GameSetup("cells", 3, {}, seed) for seed in (1, 37)]
+    deals = [engine.setup(setup) for setup in setups]
+    assert deals[0].cards == deals[1].cards
+    assert deals[0].table.first == deals[1].table.first
+    assert deals[0].deck != deals[1].deck
+    first = _seeded(1, ["sa", "sb", "sc"])
+    shown = _play_missions(first)
+    second = _seeded(37, ["ta", "tb", "tc"])
+    assert _play_missions(second, shown) == shown
+    states = [first.state(), second.state()]
+    assert states[0].reshuffles == states[1].reshuffles == 1
+    discards = [
+        [(m.leader_discard, m.partner_discard) for m in state.missions]
+        for state in states
+    ]
+    assert discards[0] != discards[1]  # the secret the export must keep
+
+    exports = []
+    for table in (first, second):
+        response = client.get(f"/history/g/{table.game.code}/export.json")
+        data = json.loads(response.content)
+        assert "seed" not in _keys(data)
+        assert data["setup"] == {
+            "ruleset": "cells",
+            "players": 3,
+            "options": {"chat": True},
+            "first": deals[0].table.first,
+        }
+        assert export.verify(data) == []
+        for entry in data["actions"]:
+            entry.pop("at")
+        exports.append({k: v for k, v in data.items() if k not in PER_TABLE})
+    assert exports[0] == exports[1]
+    # The rebuild deals stand-ins: the same public game, whichever seed was real.
+    finals = [engine.view(export.rebuild(data)[0], None) for data in exports]
+    assert finals[0] == finals[1] == engine.view(states[0], None)
+
+
+def test_an_export_that_still_has_its_seed_rebuilds_from_it() -> None:
+    table = random_game("cells", 3, 140)
+    game = table.refresh()
+    data = export.game_export(game)
+    data["setup"] = game_setup(game).to_dict()
+    state, _outcome = export.rebuild(data)
+    real = load_state(game)
+    assert (state.cards, state.deck) == (real.cards, real.deck)  # the real deal
+    assert engine.view(state, None) == engine.view(real, None)
+    assert export.verify(data) == []
+
+
+def test_a_record_no_deck_could_make_does_not_rebuild() -> None:
+    table = random_game("cells", 4, 141)
+    data = export.game_export(table.refresh())
+    for mission in data["missions"]:
+        mission["card"] = "red"
+    data["missions"] += [{**data["missions"][0], "number": n} for n in (8, 9)]
+    with pytest.raises(export.ExportError):
+        export.rebuild(data)
+    data = export.game_export(table.refresh())
+    del data["setup"]["first"]
+    with pytest.raises(export.ExportError):
+        export.rebuild(data)
+
+
+def test_after_the_game_the_api_and_the_export_show_no_mission_card_held() -> None:
+    """A finished game's view through the API, for every seat and a spectator, and
+    the export: no hand, no discard, no seed (the API has no replay: its view is the
+    game as it ended)."""
+    table = random_game("cells", 4, 150)
+    final = _states(table)[-1]
+    code = table.game.code
+    users = {table.position[name]: user for name, user in table.users.items()}
+    for seat, user in [*users.items(), (None, None)]:
+        answer = program(user).get(f"tables/{code}/view")
+        assert answer.status == 200
+        assert oracle.find_leaks(final, seat, answer.body) == []
+        assert answer.body["view"]["legal"] == []
+        assert "seed" not in _keys(answer.body)
+        table_answer = program(user).get(f"tables/{code}")
+        assert "seed" not in _keys(table_answer.body)
+    data = export.game_export(table.refresh())
+    assert oracle.find_leaks(final, None, data) == []
 
 
 def _expected_parts(table: Table, username: str) -> dict[str, set[str]]:

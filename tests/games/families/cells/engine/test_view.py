@@ -20,7 +20,7 @@ from games.engine import (
     view,
     waiting_for,
 )
-from games.families.cells.engine import BLUE, RED, GameState
+from games.families.cells.engine import BLUE, RED, GameState, Phase
 from tests.games.families.cells.engine.support import (
     act,
     colours,
@@ -428,6 +428,28 @@ def test_a_player_replay_shows_exactly_what_the_player_saw() -> None:
             assert {k: v for k, v in hidden["me"].items() if k != "hand"} == {
                 k: v for k, v in view(state, seat)["me"].items() if k != "hand"
             }
+
+
+def test_someone_elses_replay_shows_neither_the_hand_nor_its_colours() -> None:
+    """Watched by anyone else after the game, a leader or partner deciding shows
+    nothing of their mission cards: not the hand, not the colours they could
+    discard. Two steps that differ only in the hand look the same."""
+    _, states = _game()
+    final = states[-1]
+    deciding = [s for s in states if s.phase in (Phase.LEADER, Phase.PARTNER)]
+    assert deciding
+    for state in deciding:
+        holder = state.mission.leader if state.phase is Phase.LEADER else (
+            state.mission.partner
+        )  # fmt: skip
+        watched = view(state, holder, after=final, own=False)
+        assert watched["me"]["hand"] is None
+        assert watched["legal"] == [{"type": "discard", "cards": []}]
+        for hand in ((BLUE,) * len(state.hand), (RED,) * len(state.hand)):
+            other = dataclasses.replace(state, hand=hand)
+            assert view(other, holder, after=final, own=False) == watched
+        # The player themself still sees the hand they decided on.
+        assert view(state, holder, after=final)["me"]["hand"] == sorted(state.hand)
 
 
 def test_the_review_turns_every_card_up_at_every_step() -> None:
