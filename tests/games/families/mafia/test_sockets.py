@@ -33,43 +33,52 @@ async def test_every_push_is_each_viewers_own_and_clean() -> None:
     spectator = await sync_to_async(UserFactory)()
     sockets = {seat: await connect(user, game.code) for seat, user in users.items()}
     sockets[None] = await connect(spectator, game.code)
-    words = await sync_to_async(secret_words)()
-    state = await sync_to_async(load_state)(game)
-    for seat, socket in sockets.items():
-        snapshot = await socket.receive_from(timeout=TIMEOUT)
-        assert ("data-console" in snapshot) is (seat == engine.MODERATOR)
-        assert not oracle.find_leaks(state, seat, snapshot, words)
-    # A player's move from the moderator's socket: refused, nothing changes.
-    version = game.version
-    await sockets[engine.MODERATOR].send_to(
-        text_data=json.dumps({"action": "tap", "form": "ok", "turn": str(game.turn)})
-    )
-    refused = await sockets[engine.MODERATOR].receive_from(timeout=TIMEOUT)
-    assert "table-error" in refused and "Ведущий" in refused  # the engine's words
-    await sync_to_async(game.refresh_from_db)()
-    assert game.version == version
-    fresh = await sockets[engine.MODERATOR].receive_from(timeout=TIMEOUT)
-    assert "data-console" in fresh  # the fresh view that follows a refusal
-    rng = random.Random(71)
-    for _ in range(60):
-        await sync_to_async(game.refresh_from_db)()
+    try:
+        words = await sync_to_async(secret_words)()
         state = await sync_to_async(load_state)(game)
-        if engine.view(state, None)["phase"] == "night" and game.version > 40:
-            break
-        seat, action = engine.random_action(state, rng)
-        await sync_to_async(services.game_act)(
-            game=game, user=users[seat], action=action, turn=game.turn
+        for seat, socket in sockets.items():
+            snapshot = await socket.receive_from(timeout=TIMEOUT)
+            assert ("data-console" in snapshot) is (seat == engine.MODERATOR)
+            assert not oracle.find_leaks(state, seat, snapshot, words)
+        # A player's move from the moderator's socket: refused, nothing changes.
+        version = game.version
+        await sockets[engine.MODERATOR].send_to(
+            text_data=json.dumps(
+                {"action": "tap", "form": "ok", "turn": str(game.turn)}
+            )
         )
+        refused = await sockets[engine.MODERATOR].receive_from(timeout=TIMEOUT)
+        assert "table-error" in refused and "Ведущий" in refused  # the engine's words
         await sync_to_async(game.refresh_from_db)()
-        state = await sync_to_async(load_state)(game)
-        for viewer, socket in sockets.items():
-            message = await socket.receive_from(timeout=TIMEOUT)
-            assert f'data-version="{game.version}"' in message
-            assert not oracle.find_leaks(state, viewer, message, words), (viewer, seat)
-    assert game.status == Game.Status.PLAYING
-    moderated = await sync_to_async(
-        GameAction.objects.filter(game=game, position=engine.MODERATOR).count
-    )()
-    assert moderated >= 1
-    for socket in sockets.values():
-        await socket.disconnect()
+        assert game.version == version
+        fresh = await sockets[engine.MODERATOR].receive_from(timeout=TIMEOUT)
+        assert "data-console" in fresh  # the fresh view that follows a refusal
+        rng = random.Random(71)
+        for _ in range(60):
+            await sync_to_async(game.refresh_from_db)()
+            state = await sync_to_async(load_state)(game)
+            if engine.view(state, None)["phase"] == "night" and game.version > 40:
+                break
+            seat, action = engine.random_action(state, rng)
+            await sync_to_async(services.game_act)(
+                game=game, user=users[seat], action=action, turn=game.turn
+            )
+            await sync_to_async(game.refresh_from_db)()
+            state = await sync_to_async(load_state)(game)
+            for viewer, socket in sockets.items():
+                message = await socket.receive_from(timeout=TIMEOUT)
+                assert f'data-version="{game.version}"' in message
+                assert not oracle.find_leaks(state, viewer, message, words), (
+                    viewer,
+                    seat,
+                )
+        assert game.status == Game.Status.PLAYING
+        moderated = await sync_to_async(
+            GameAction.objects.filter(game=game, position=engine.MODERATOR).count
+        )()
+        assert moderated >= 1
+    finally:
+        # Even after a failed assertion: a socket left open keeps its consumer's
+        # task alive, and the test's event loop would wait for it forever.
+        for socket in sockets.values():
+            await socket.disconnect()
