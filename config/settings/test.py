@@ -3,9 +3,28 @@
 import os
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
-from .base import *  # noqa: F403
-from .base import DATABASES, env
+
+def _redis_of_this_worker(url: str, worker: str) -> str:
+    """pytest-xdist workers each get a Redis database of their own (the next numbers
+    after REDIS_URL's, of Redis's 16): table ids repeat between the workers' test
+    databases, so on a shared one a worker's sockets would hear the other's pushes,
+    and one worker's cache.clear() (a FLUSHDB) would wipe the other's channel layer."""
+    index = int(worker.removeprefix("gw") or "0")
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or "0")
+    return urlunsplit(parts._replace(path=f"/{(base + index) % 16}"))
+
+
+# Before the base settings read it; the browser tests' daphne inherits it too.
+if os.environ.get("REDIS_URL") and os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ["REDIS_URL"] = _redis_of_this_worker(
+        os.environ["REDIS_URL"], os.environ["PYTEST_XDIST_WORKER"]
+    )
+
+from .base import *  # noqa: E402, F403
+from .base import DATABASES, env  # noqa: E402
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
