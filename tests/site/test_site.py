@@ -153,6 +153,7 @@ def test_the_front_page_lists_every_installed_game_with_its_player_count(
 ) -> None:
     """From the game families, not a hand-kept list: a new family shows up here."""
     from django.utils import translation
+    from django.utils.html import escape
 
     from games import engine
     from games.families.registry import playable_rulesets, words_of
@@ -161,8 +162,8 @@ def test_the_front_page_lists_every_installed_game_with_its_player_count(
     with translation.override("en"):
         for code in playable_rulesets():
             ruleset = engine.get_ruleset(code)
-            assert str(words_of(code).game) in body
-            assert str(words_of(code).tagline) in body
+            assert escape(str(words_of(code).game)) in body
+            assert escape(str(words_of(code).tagline)) in body
             low, high = ruleset.min_players, ruleset.max_players
             assert (
                 f"{low}–{high} players" if low != high else f"{low} players"
