@@ -167,14 +167,20 @@ def seat_leave(*, game: Game, user: User) -> None:
         push.table_changed_on_commit(game)
 
 
+def _locked_open_for_host(game: Game, host: User) -> Game:
+    """The locked row of a table still open, for its host only."""
+    game = _locked(game)
+    if game.host_id != host.pk:
+        raise errors.NotHost
+    if game.status != Game.Status.OPEN:
+        raise errors.NotOpen
+    return game
+
+
 def seat_remove(*, game: Game, host: User, seat_id: int) -> None:
     """The host clears a seat before the start (not their own)."""
     with _table_transaction():
-        game = _locked(game)
-        if game.host_id != host.pk:
-            raise errors.NotHost
-        if game.status != Game.Status.OPEN:
-            raise errors.NotOpen
+        game = _locked_open_for_host(game, host)
         seat = game.seats.filter(pk=seat_id).exclude(user=host).first()
         if seat is None:
             raise errors.NotSeated
@@ -185,11 +191,7 @@ def seat_remove(*, game: Game, host: User, seat_id: int) -> None:
 def table_close(*, game: Game, host: User) -> None:
     """The host closes a table that has not started: it disappears."""
     with _table_transaction():
-        game = _locked(game)
-        if game.host_id != host.pk:
-            raise errors.NotHost
-        if game.status != Game.Status.OPEN:
-            raise errors.NotOpen
+        game = _locked_open_for_host(game, host)
         push.table_changed_on_commit(game)
         game.delete()
 
@@ -499,11 +501,7 @@ def seats_fill_with_bots(*, game: Game, host: User) -> int:
     played with bots and never counts in ratings, standings or anyone's stats.
     Returns the number of bots seated."""
     with _table_transaction():
-        game = _locked(game)
-        if game.host_id != host.pk:
-            raise errors.NotHost
-        if game.status != Game.Status.OPEN:
-            raise errors.NotOpen
+        game = _locked_open_for_host(game, host)
         free = game.seat_count - game.seats.count()
         if free <= 0:
             raise errors.TableFull
