@@ -1,23 +1,34 @@
 """The sensible bot against the random one: ``python -m bench.tournament``.
 
-For every game of the Resistance family with each preset combination and every player
-count (5..10), plays ``--games`` games of each match-up and prints who won:
+For every game family (``resistance``, ``cells``, ``mafia``), every table (a ruleset,
+with each preset combination for the Resistance family) and every player count the
+ruleset allows, plays ``--games`` games of each match-up and prints who won:
 
     S good / R evil   the sensible bot (``bot_action``) plays every good seat, the
-                      random bot (``random_move``) every evil seat: good's win rate
+                      random bot (the family's ``random_move``) every evil seat:
+                      good's win rate
     R good / S evil   the other way round: evil's win rate
     S / S             sensible bots everywhere (for reference): good's win rate
-    R / R             random bots everywhere (for reference): good's win rate
+    R / R             random bots everywhere (the baseline): good's win rate
 
-Each seat decides from its own view only (``view(state, seat)``); the harness reads
-the hidden sides only to know which bot sits where.  Then the sensible bot's decision
-time (the call to ``bot_action``, the view not included): mean, p99 and max, over all
-decisions and over the ten-player games' alone, on the wall clock and in CPU time
-(on a machine shared with other work the wall clock also counts the waits).
+"Good" is a ruleset's first side, "evil" its second (the Mafia's citizens and mafia).
+A seat's bot is chosen by the side it was dealt (a Cells seat's majority and a Mafia
+recruit change sides later; the seat keeps its bot).  Each seat decides from its own
+view only (``view(state, seat)``); the harness reads the hidden sides only to know
+which bot sits where.  A Mafia table's moderator is neutral: the family's random
+moderator (``random_moderator``, who may read the state, as the moderator does) plays
+his moves in every match-up alike.  The Cells and Mafia sections also print each
+side's gain over the random baseline, in points.
 
-Options: ``--games``, ``--seed``, ``--players 5 10``, ``--only partisans+scout`` and
-``--match "S / S"`` (repeat to pick several; ``--list`` shows the tables), ``--jobs``
-(processes; default one).
+Then the sensible bot's decision time (the call to ``bot_action``, the view not
+included): mean, p99 and max, over all decisions and over the largest table's alone,
+on the wall clock and in CPU time (on a machine shared with other work the wall clock
+also counts the waits).
+
+Options: ``--games``, ``--seed``, ``--family mafia`` (repeatable), ``--players 5 10``
+(within each ruleset's range), ``--only partisans+scout`` and ``--match "S / S"``
+(repeat to pick several; ``--list`` shows the tables), ``--jobs`` (processes; default
+one).  The Resistance section comes first and is printed as it always was.
 """
 
 from __future__ import annotations
@@ -31,10 +42,25 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from games.engine import GameSetup, apply, bot_action, outcome, setup, view, waiting_for
+from games.engine import (
+    MODERATOR,
+    GameSetup,
+    apply,
+    bot_action,
+    final_roles,
+    get_ruleset,
+    outcome,
+    setup,
+    view,
+    waiting_for,
+)
+from games.families.cells.engine.bots import random_move as cells_random_move
+from games.families.mafia.engine.bots import MODERATOR_ASIDE, random_moderator
+from games.families.mafia.engine.bots import random_move as mafia_random_spec
 from games.families.resistance.engine.bots import random_move
 
 Policy = Callable[[Mapping[str, Any], Random], dict[str, Any]]
+Moderator = Callable[[Any, Random], dict[str, Any]]
 
 TABLES: dict[str, tuple[str, dict[str, bool]]] = {
     "partisans": ("partisans", {}),
@@ -45,6 +71,8 @@ TABLES: dict[str, tuple[str, dict[str, bool]]] = {
     "werewolves": ("werewolves", {}),
     "werewolves+growing": ("werewolves", {"growing_patrol": True}),
 }
+"""The Resistance family's tables (the first family; its section is printed as it
+always was)."""
 MATCHES: dict[str, tuple[bool, bool, str]] = {
     # name: (good is sensible, evil is sensible, the side whose win rate is shown)
     "S good / R evil": (True, False, "good"),
@@ -52,6 +80,60 @@ MATCHES: dict[str, tuple[bool, bool, str]] = {
     "S / S": (True, True, "good"),
     "R / R": (False, False, "good"),
 }
+CLEARLY = 10.0
+"""Points above the random baseline a sensible side must win by to beat it clearly."""
+
+
+def mafia_random_move(seen: Mapping[str, Any], rng: Random) -> dict[str, Any]:
+    """The Mafia's random player from a view: a random move of one of the view's
+    legal specs (the family's ``random_move`` takes one spec)."""
+    legal = seen["legal"]
+    return mafia_random_spec(legal[int(rng.random() * len(legal))], rng)
+
+
+@dataclass(frozen=True)
+class Family:
+    """What the tournament needs to know of a game family: its tables, its random
+    player (from a view, like ``bot_action``) and, with a moderator, who plays him."""
+
+    name: str
+    tables: dict[str, tuple[str, dict[str, Any]]]
+    random_move: Policy
+    moderator: Moderator | None = None
+    moderator_aside: float = 0.0
+    """How often the moderator moves while players are also awaited (as the family's
+    ``random_action`` does); with no player awaited he always moves."""
+    note: str = ""
+
+
+FAMILIES: dict[str, Family] = {
+    "resistance": Family("resistance", TABLES, random_move),
+    "cells": Family("cells", {"cells": ("cells", {})}, cells_random_move),
+    "mafia": Family(
+        "mafia",
+        {"mafia_partisan": ("mafia_partisan", {})},
+        mafia_random_move,
+        moderator=random_moderator,
+        moderator_aside=MODERATOR_ASIDE,
+        note=(
+            "the moderator is neutral: the random moderator (random_moderator) "
+            "plays his moves in every match-up, sensible and random alike"
+        ),
+    ),
+}
+FAMILY_OF: dict[str, Family] = {
+    table: family for family in FAMILIES.values() for table in family.tables
+}
+
+
+def player_counts(table: str, players: Sequence[int] | None) -> range:
+    """The player counts a table is played at: its ruleset's range, cut to
+    ``--players`` (the Resistance family's 5..10 when not given)."""
+    ruleset = get_ruleset(FAMILY_OF[table].tables[table][0])
+    low, high = ruleset.min_players, ruleset.max_players
+    if players is not None:
+        low, high = max(low, players[0]), min(high, players[1])
+    return range(low, high + 1)
 
 
 @dataclass
@@ -105,16 +187,33 @@ class Tally:
 
 
 def play(
-    game: GameSetup, good: Policy, evil: Policy, rng: Random, tally: Tally, timed: bool
+    game: GameSetup,
+    family: Family,
+    good: Policy,
+    evil: Policy,
+    rng: Random,
+    tally: Tally,
+    timed: bool,
 ) -> str:
-    """One game; returns the winning side.  ``timed``: the sensible decisions are
-    timed into ``tally``."""
+    """One game; returns the winning side's name.  ``timed``: the sensible decisions
+    are timed into ``tally``."""
     state = setup(game)
-    sides = state.table.sides
+    evil_side = get_ruleset(game.ruleset).sides[1]
+    dealt = final_roles(state)  # the sides as dealt: which bot sits where
+    evil_seats = {seat for seat, (_role, side) in enumerate(dealt) if side == evil_side}
+    moderator = family.moderator
     while outcome(state) is None:
-        seat = rng.choice(sorted(waiting_for(state)))
+        waiting = waiting_for(state)
+        if moderator is not None and MODERATOR in waiting:
+            players = sorted(waiting - {MODERATOR})
+            if not players or rng.random() < family.moderator_aside:
+                state, _ = apply(state, MODERATOR, moderator(state, rng))
+                continue
+            seat = rng.choice(players)
+        else:
+            seat = rng.choice(sorted(waiting))
         seen = view(state, seat)
-        policy = evil if sides[seat].value == "evil" else good
+        policy = evil if seat in evil_seats else good
         if timed and policy is bot_action:
             began, began_cpu = time.perf_counter(), time.process_time()
             action = policy(seen, rng)
@@ -133,17 +232,20 @@ def play(
 def batch(task: tuple[str, int, str, int, int]) -> tuple[str, int, str, Tally]:
     """``games`` games of one table, player count and match-up (a process's job)."""
     table, players, match, games, seed = task
-    code, options = TABLES[table]
+    family = FAMILY_OF[table]
+    code, options = family.tables[table]
     good_sensible, evil_sensible, shown = MATCHES[match]
-    good: Policy = bot_action if good_sensible else random_move
-    evil: Policy = bot_action if evil_sensible else random_move
+    sides = get_ruleset(code).sides
+    winner_shown = sides[0] if shown == "good" else sides[1]
+    good: Policy = bot_action if good_sensible else family.random_move
+    evil: Policy = bot_action if evil_sensible else family.random_move
     rng = Random(f"{seed}/{table}/{players}/{match}")
     tally = Tally()
     for number in range(games):
         game = GameSetup(code, players, options, seed=seed * 1_000_003 + number)
-        winner = play(game, good, evil, rng, tally, timed=True)
+        winner = play(game, family, good, evil, rng, tally, timed=True)
         tally.games += 1
-        tally.wins += winner == shown
+        tally.wins += winner == winner_shown
     return table, players, match, tally
 
 
@@ -151,22 +253,35 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="per cell")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--players", type=int, nargs=2, default=(5, 10))
-    parser.add_argument("--only", action="append", choices=sorted(TABLES))
+    parser.add_argument("--family", action="append", choices=list(FAMILIES))
+    parser.add_argument(
+        "--players", type=int, nargs=2, help="lowest and highest (default: all)"
+    )
+    parser.add_argument("--only", action="append", choices=list(FAMILY_OF))
     parser.add_argument("--match", action="append", choices=sorted(MATCHES))
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--list", action="store_true", help="list the tables")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
     if args.list:
-        print("\n".join(TABLES))
+        for family in FAMILIES.values():
+            print("\n".join(f"{family.name}: {table}" for table in family.tables))
         return
-    tables = args.only or list(TABLES)
+    families = [FAMILIES[name] for name in args.family or FAMILIES]
+    tables = [
+        table
+        for family in families
+        for table in family.tables
+        if not args.only or table in args.only
+    ]
+    if not tables:
+        parser.error("no table of those families was picked by --only")
     matches = args.match or list(MATCHES)
-    low, high = args.players
     tasks = [
         (table, players, match, args.games, args.seed)
         for table in tables
-        for players in range(low, high + 1)
+        for players in player_counts(table, args.players)
         for match in matches
     ]
     began = time.perf_counter()
@@ -176,30 +291,36 @@ def main(argv: Sequence[str] | None = None) -> None:
     else:
         results = [batch(task) for task in tasks]
     elapsed = time.perf_counter() - began
-    report(results, tables, matches, args, elapsed)
-
-
-def report(
-    results: list[tuple[str, int, str, Tally]],
-    tables: list[str],
-    matches: list[str],
-    args: argparse.Namespace,
-    elapsed: float,
-) -> None:
     cells = {(table, players, match): tally for table, players, match, tally in results}
     print(
         f"tournament: {args.games} games per cell, seed {args.seed}, "
         f"{sum(t.games for t in cells.values())} games in {elapsed:.0f} s"
     )
+    for family in families:
+        mine = [table for table in tables if FAMILY_OF[table] is family]
+        if not mine:
+            continue
+        if family.name == "resistance":
+            report(cells, mine, matches, args)
+        else:
+            report_family(family, cells, mine, matches, args)
+
+
+def report(
+    cells: Mapping[tuple[str, int, str], Tally],
+    tables: list[str],
+    matches: list[str],
+    args: argparse.Namespace,
+) -> None:
+    """The Resistance family's section, as it has always been printed."""
     shown = {name: MATCHES[name][2] for name in matches}
     header = f"{'table':<22}{'players':>8}" + "".join(
         f"{name + ' (' + shown[name] + ')':>24}" for name in matches
     )
     print(header)
     totals = {name: Tally() for name in matches}
-    low, high = args.players
     for table in tables:
-        for players in range(low, high + 1):
+        for players in player_counts(table, args.players):
             row = f"{table:<22}{players:>8}"
             for name in matches:
                 tally = cells[(table, players, name)]
@@ -212,11 +333,82 @@ def report(
     )
     timed = Tally()
     ten = Tally()
-    for (_table, players, _match), tally in cells.items():
+    for (table, players, _match), tally in cells.items():
+        if table not in tables:
+            continue
         timed.add(tally)
         if players == 10:
             ten.add(tally)
-    for label, tally in (("all tables", timed), ("ten players", ten)):
+    print_times((("all tables", timed), ("ten players", ten)))
+
+
+def report_family(
+    family: Family,
+    cells: Mapping[tuple[str, int, str], Tally],
+    tables: list[str],
+    matches: list[str],
+    args: argparse.Namespace,
+) -> None:
+    """A family's section: per table and player count, each side's sensible win rate
+    next to the random baseline (R / R, that side's share of its games) and the gain
+    in points, judged "clear" from :data:`CLEARLY` points up."""
+    sides = get_ruleset(family.tables[tables[0]][0]).sides
+    print()
+    print(f"{family.name}: good = {sides[0]}, evil = {sides[1]}")
+    if family.note:
+        print(f"  {family.note}")
+    columns = [
+        ("S good / R evil", "good"),
+        ("R good / S evil", "evil"),
+    ]
+    header = f"{'table':<22}{'players':>8}"
+    for name, side in columns:
+        if name in matches:
+            header += f"{name + ' (' + side + ')':>24}{'R / R':>8}{'gain':>8}"
+    if "S / S" in matches:
+        header += f"{'S / S (good)':>14}"
+    print(header)
+    largest = 0
+    for table in tables:
+        for players in player_counts(table, args.players):
+            largest = max(largest, players)
+            row = f"{table:<22}{players:>8}"
+            baseline = cells.get((table, players, "R / R"))
+            verdicts = []
+            for name, side in columns:
+                if name not in matches:
+                    continue
+                tally = cells[(table, players, name)]
+                rate = 100 * tally.wins / tally.games
+                row += f"{rate:>23.1f}%"
+                if baseline is None:
+                    row += f"{'-':>8}{'-':>8}"
+                    continue
+                base = 100 * baseline.wins / baseline.games
+                if side == "evil":
+                    base = 100 - base
+                row += f"{base:>7.1f}%{rate - base:>+8.1f}"
+                verdicts.append(rate - base >= CLEARLY)
+            if "S / S" in matches:
+                both = cells[(table, players, "S / S")]
+                row += f"{100 * both.wins / both.games:>13.1f}%"
+            if verdicts:
+                row += "  clear" if all(verdicts) else "  NOT CLEAR"
+            print(row)
+    timed = Tally()
+    top = Tally()
+    for (table, players, _match), tally in cells.items():
+        if table not in tables:
+            continue
+        timed.add(tally)
+        if players == largest:
+            top.add(tally)
+    print_times((("all tables", timed), (f"{largest} players", top)))
+
+
+def print_times(tallies: Sequence[tuple[str, Tally]]) -> None:
+    """The sensible bot's decision times (mean, p99, max; wall and CPU clocks)."""
+    for label, tally in tallies:
         count = tally.decisions
         if not count:
             continue
