@@ -195,12 +195,58 @@ def _prefer(
     return int(_pick(rng, fair or list(seats)))
 
 
+def _ballot(
+    view: Mapping[str, Any],
+    shown: Mapping[str, Any],
+    mafia: set[int],
+    citizens: set[int],
+) -> list[int]:
+    """One name (or none) on a ballot, the same for every bot of a side that knows the
+    same: a lone voter cannot send anyone out, so a side's bots pile onto one seat.
+
+    A citizen names a seat he knows is mafia, else the seat the table is already
+    voting for (or, before anyone has voted, the first by the day's public order)
+    among those he does not know to be citizens; the mafia name a citizen the same
+    way, never a teammate.  Votes are open, so the bandwagon is public: a radio
+    operator who names his positive reading first leads the citizens to it.
+    """
+    candidates = shown["candidates"]
+    me = view["me"] or {}
+    if me.get("side") == Side.MAFIA.value:
+        choice = _focus(view, [seat for seat in candidates if seat not in mafia])
+    else:
+        known = [seat for seat in candidates if seat in mafia]
+        choice = _focus(view, known or [s for s in candidates if s not in citizens])
+    return [] if choice is None else [choice]
+
+
+def _focus(view: Mapping[str, Any], among: Sequence[int]) -> int | None:
+    """The seat of ``among`` the open ballots so far lean to most (a ballot naming
+    several counts a share for each), ties by the day's public order: a convention
+    every bot can follow from what the whole table sees."""
+    if not among:
+        return None
+    vote = view["vote"] or {}
+    weight: dict[int, float] = dict.fromkeys(among, 0.0)
+    for ballot in (vote.get("ballots") or {}).values():
+        if ballot:
+            share = 1.0 / len(ballot)
+            for seat in ballot:
+                if seat in weight:
+                    weight[seat] += share
+    day = int(vote.get("day") or 0)
+    players = int(view["players"])
+    return max(among, key=lambda seat: (weight[seat], -((seat - 3 * day) % players)))
+
+
 def bot_action(view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
     """A sensible move for the seat whose ``view`` this is, from the view alone.
 
     Taps are random (they mean nothing); the mafia shoot a citizen, the nurse saves
     herself or someone, the radio operator asks about someone not yet read, the
-    sniper fires only at a positive reading, and votes go to suspects.
+    sniper fires only at a positive reading, and each side's votes pile onto one
+    seat (:func:`_ballot`): a known mafia member, else the table's bandwagon, never a
+    known citizen (for the citizens) or a teammate (for the mafia).
     """
     me = view["me"] or {}
     if me.get("seat") == MODERATOR:
@@ -210,17 +256,8 @@ def bot_action(view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
         raise GameIsOver()
     shown = legal[0]
     mafia, citizens = _suspects(view)
-    mine = me.get("side") == Side.MAFIA.value
     if shown["type"] == "vote":
-        candidates = shown["candidates"]
-        if mine:
-            wanted = {seat for seat in candidates if seat not in mafia}
-        else:
-            wanted = {seat for seat in candidates if seat in mafia}
-        if not wanted and shown["kind"] == "exit" and candidates:
-            wanted = {seat for seat in candidates if seat not in citizens}
-        chosen = sorted(wanted)[: shown["most"]]
-        return {"type": "vote", "candidates": chosen}
+        return {"type": "vote", "candidates": _ballot(view, shown, mafia, citizens)}
     if shown["type"] == "tap" or shown["form"] in ("ok", "number"):
         return _night_move(shown, rng)
     step = shown["step"]
