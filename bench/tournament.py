@@ -99,6 +99,9 @@ class Family:
     name: str
     tables: dict[str, tuple[str, dict[str, Any]]]
     random_move: Policy
+    per_seat: bool = False
+    """Win rates count seats, not games: a seat wins when it ends on the winning
+    side (for a family whose seats change sides in play)."""
     moderator: Moderator | None = None
     moderator_aside: float = 0.0
     """How often the moderator moves while players are also awaited (as the family's
@@ -108,7 +111,17 @@ class Family:
 
 FAMILIES: dict[str, Family] = {
     "resistance": Family("resistance", TABLES, random_move),
-    "cells": Family("cells", {"cells": ("cells", {})}, cells_random_move),
+    "cells": Family(
+        "cells",
+        {"cells": ("cells", {})},
+        cells_random_move,
+        per_seat=True,
+        note=(
+            "a seat's side is the majority of its cards, which swaps change: a "
+            "side's win rate is the share of the seats dealt to it that end on the "
+            "winning side (team wins, the game's winner, below)"
+        ),
+    ),
     "mafia": Family(
         "mafia",
         {"mafia_partisan": ("mafia_partisan", {})},
@@ -172,6 +185,10 @@ class Tally:
 
     games: int = 0
     wins: int = 0
+    seats: Counter[str] = field(default_factory=Counter)
+    """Per side as dealt ("good", "evil"): its seats over all games ..."""
+    seat_wins: Counter[str] = field(default_factory=Counter)
+    """... and those that ended on the winning side (a Cells seat may cross over)."""
     reasons: Counter[str] = field(default_factory=Counter)
     decisions: int = 0
     wall: Clock = field(default_factory=Clock)
@@ -180,6 +197,8 @@ class Tally:
     def add(self, other: Tally) -> None:
         self.games += other.games
         self.wins += other.wins
+        self.seats.update(other.seats)
+        self.seat_wins.update(other.seat_wins)
         self.reasons.update(other.reasons)
         self.decisions += other.decisions
         self.wall.merge(other.wall)
@@ -226,6 +245,11 @@ def play(
     result = outcome(state)
     assert result is not None
     tally.reasons[result.reason] += 1
+    ending = final_roles(state)
+    for seat in range(len(dealt)):
+        label = "evil" if seat in evil_seats else "good"
+        tally.seats[label] += 1
+        tally.seat_wins[label] += ending[seat][1] == result.winner
     return str(result.winner)
 
 
@@ -350,51 +374,20 @@ def report_family(
     args: argparse.Namespace,
 ) -> None:
     """A family's section: per table and player count, each side's sensible win rate
-    next to the random baseline (R / R, that side's share of its games) and the gain
-    in points, judged "clear" from :data:`CLEARLY` points up."""
+    next to the random baseline (R / R, that side's share) and the gain in points,
+    judged "clear" from :data:`CLEARLY` points up.  A per-seat family gets a second
+    table by the game's winner (the team as dealt)."""
     sides = get_ruleset(family.tables[tables[0]][0]).sides
     print()
     print(f"{family.name}: good = {sides[0]}, evil = {sides[1]}")
     if family.note:
         print(f"  {family.note}")
-    columns = [
-        ("S good / R evil", "good"),
-        ("R good / S evil", "evil"),
-    ]
-    header = f"{'table':<22}{'players':>8}"
-    for name, side in columns:
-        if name in matches:
-            header += f"{name + ' (' + side + ')':>24}{'R / R':>8}{'gain':>8}"
-    if "S / S" in matches:
-        header += f"{'S / S (good)':>14}"
-    print(header)
-    largest = 0
-    for table in tables:
-        for players in player_counts(table, args.players):
-            largest = max(largest, players)
-            row = f"{table:<22}{players:>8}"
-            baseline = cells.get((table, players, "R / R"))
-            verdicts = []
-            for name, side in columns:
-                if name not in matches:
-                    continue
-                tally = cells[(table, players, name)]
-                rate = 100 * tally.wins / tally.games
-                row += f"{rate:>23.1f}%"
-                if baseline is None:
-                    row += f"{'-':>8}{'-':>8}"
-                    continue
-                base = 100 * baseline.wins / baseline.games
-                if side == "evil":
-                    base = 100 - base
-                row += f"{base:>7.1f}%{rate - base:>+8.1f}"
-                verdicts.append(rate - base >= CLEARLY)
-            if "S / S" in matches:
-                both = cells[(table, players, "S / S")]
-                row += f"{100 * both.wins / both.games:>13.1f}%"
-            if verdicts:
-                row += "  clear" if all(verdicts) else "  NOT CLEAR"
-            print(row)
+    metrics = [True, False] if family.per_seat else [False]
+    largest = max(max(player_counts(table, args.players)) for table in tables)
+    for per_seat in metrics:
+        if family.per_seat:
+            print("seat wins:" if per_seat else "team wins:")
+        win_table(cells, tables, matches, args, per_seat)
     timed = Tally()
     top = Tally()
     for (table, players, _match), tally in cells.items():
@@ -404,6 +397,55 @@ def report_family(
         if players == largest:
             top.add(tally)
     print_times((("all tables", timed), (f"{largest} players", top)))
+
+
+def win_rate(tally: Tally, side: str, per_seat: bool) -> float:
+    """A side's win rate in percent: of its seats (``per_seat``) or of the games (the
+    tally counts the shown side's wins; R / R shows good's)."""
+    if per_seat:
+        return 100 * tally.seat_wins[side] / max(tally.seats[side], 1)
+    return 100 * tally.wins / tally.games
+
+
+def win_table(
+    cells: Mapping[tuple[str, int, str], Tally],
+    tables: list[str],
+    matches: list[str],
+    args: argparse.Namespace,
+    per_seat: bool,
+) -> None:
+    columns = [("S good / R evil", "good"), ("R good / S evil", "evil")]
+    header = f"{'table':<22}{'players':>8}"
+    for name, side in columns:
+        if name in matches:
+            header += f"{name + ' (' + side + ')':>24}{'R / R':>8}{'gain':>8}"
+    if "S / S" in matches:
+        header += f"{'S / S (good)':>14}"
+    print(header)
+    for table in tables:
+        for players in player_counts(table, args.players):
+            row = f"{table:<22}{players:>8}"
+            baseline = cells.get((table, players, "R / R"))
+            verdicts = []
+            for name, side in columns:
+                if name not in matches:
+                    continue
+                rate = win_rate(cells[(table, players, name)], side, per_seat)
+                row += f"{rate:>23.1f}%"
+                if baseline is None:
+                    row += f"{'-':>8}{'-':>8}"
+                    continue
+                base = win_rate(baseline, side, per_seat)
+                if side == "evil" and not per_seat:
+                    base = 100 - base
+                row += f"{base:>7.1f}%{rate - base:>+8.1f}"
+                verdicts.append(rate - base >= CLEARLY)
+            if "S / S" in matches:
+                both = cells[(table, players, "S / S")]
+                row += f"{win_rate(both, 'good', per_seat):>13.1f}%"
+            if verdicts:
+                row += "  clear" if all(verdicts) else "  NOT CLEAR"
+            print(row)
 
 
 def print_times(tallies: Sequence[tuple[str, Tally]]) -> None:
