@@ -31,6 +31,10 @@ from games.models import ChatMessage, Game
 from games.selectors import TableContext
 from numerals.digits import localize_text, numerals_for
 
+CARD_TAG = "card"
+"""The tag of a flashed private refusal (``GameError.private``): the table page shows
+it in the seat's card (``card_error``), the page's message list leaves it out."""
+
 _shared: LRU[tuple[Any, ...], dict[str, str]] = LRU(1024)
 """(table, version, status, language) -> the shared regions' HTML."""
 
@@ -75,7 +79,11 @@ def house_decisions(game: Game) -> list[str]:
 
 
 def _page_context(
-    ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
+    ctx: TableContext,
+    *,
+    origin: str = "",
+    csrf_token: str | None = None,
+    card_error: str = "",
 ) -> dict[str, Any]:
     game = ctx.game
     names = ctx.names
@@ -132,19 +140,27 @@ def _page_context(
         and ChatMessage.Channel.TABLE in ctx.chat_channels
         and game.status in (Game.Status.OPEN, Game.Status.PLAYING),
         "error": "",
+        "card_error": card_error,
         "origin": origin,
         **({"csrf_token": csrf_token} if csrf_token else {}),
     }
 
 
 def table_page_context(
-    ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
+    ctx: TableContext,
+    *,
+    origin: str = "",
+    csrf_token: str | None = None,
+    card_error: str = "",
 ) -> dict[str, Any]:
     """Everything a table page and its live area show to ``ctx``'s viewer.
 
     ``origin`` (scheme://host) makes the share link absolute; ``csrf_token`` lets a
-    fragment rendered outside a request (a push) still carry working forms."""
-    context = _page_context(ctx, origin=origin, csrf_token=csrf_token)
+    fragment rendered outside a request (a push) still carry working forms;
+    ``card_error`` is a private refusal to say inside the seat's card."""
+    context = _page_context(
+        ctx, origin=origin, csrf_token=csrf_token, card_error=card_error
+    )
     if context["board"] is not None and ctx.game.status != Game.Status.OPEN:
         context["live"] = live_parts(context)
     return context
@@ -329,5 +345,15 @@ def render_chat_line(message: ChatMessage) -> str:
     return render_to_string("games/_chat_append.html", {"message": message})
 
 
-def render_error(text: str) -> str:
-    return render_to_string("games/_error.html", {"error": text, "oob": True})
+def render_error(text: str, *, private: bool = False) -> str:
+    """An error frame for the socket. A private refusal (``GameError.private``)
+    empties the page's error line and fills the seat card's ``#card-error``."""
+    if not private:
+        return render_to_string("games/_error.html", {"error": text, "oob": True})
+    return render_to_string(
+        "games/_error.html", {"error": "", "oob": True}
+    ) + format_html(
+        '<p id="card-error" class="message error" role="alert" '
+        'hx-swap-oob="true">{}</p>',
+        text,
+    )

@@ -333,10 +333,12 @@ def game_act(
         if turn is None or turn != game.turn:
             raise errors.TableMovedOn
         state = load_state(game)
+        family = family_of(game.ruleset)
+        move = family.complete_move(dict(action), engine.legal_actions(state, position))
         try:
-            new_state, fields = _apply_move(game, seats, state, position, dict(action))
+            new_state, fields = _apply_move(game, seats, state, position, move)
         except engine.IllegalAction as exc:
-            raise errors.IllegalMove(exc) from exc
+            raise errors.IllegalMove(exc, private=family.private_refusal(move)) from exc
         _save_move(game, new_state, fields)
     return game
 

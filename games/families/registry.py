@@ -149,6 +149,19 @@ class Family:
         sent as JSON over the socket) ask for; raises ``games.errors.BadAction``."""
         raise NotImplementedError
 
+    def complete_move(
+        self, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        """The action to apply for a page's move, given the seat's legal moves now (a
+        page may leave to the server what only the seat's secrets decide, such as
+        whether a night tap is a real choice). The default: the move as it came."""
+        return action
+
+    def private_refusal(self, action: Mapping[str, Any]) -> bool:
+        """Whether the engine's refusal of ``action`` is said on the seat's card only
+        (``games.errors.GameError.private``)."""
+        return False
+
     def project(
         self,
         *,
