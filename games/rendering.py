@@ -353,7 +353,7 @@ def render_error(text: str, *, private: bool = False) -> str:
     return render_to_string(
         "games/_error.html", {"error": "", "oob": True}
     ) + format_html(
-        '<p id="card-error" class="message error" role="alert" '
-        'hx-swap-oob="true">{}</p>',
+        # No role="alert": a screen reader would say it aloud, out of the card.
+        '<p id="card-error" class="message error" hx-swap-oob="true">{}</p>',
         text,
     )

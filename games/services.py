@@ -313,7 +313,9 @@ def game_act(
     """Apply one player's move. ``turn`` is the decision the player saw (the table's
     ``turn`` when the page was drawn: the engine's step at which that decision began);
     a move on a decision that has passed is refused with ``TableMovedOn``, changing
-    nothing."""
+    nothing. The family completes a page's move from the seat's legal moves
+    (``Family.complete_move``) and says whether the engine's refusal is the seat's
+    secret (``Family.private_refusal``: ``IllegalMove.private``)."""
     if not isinstance(action, Mapping):
         raise errors.BadAction
     with _table_transaction():
