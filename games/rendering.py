@@ -13,6 +13,7 @@ a connect (and a reconnect) sends the whole area.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.cache import LRU
 from games.families.registry import Region, family_of
-from games.models import ChatMessage, Game
+from games.models import ChatMessage, Game, GameAction
 from games.selectors import TableContext
 from numerals.digits import localize_text, numerals_for
 
@@ -37,6 +38,9 @@ it in the seat's card (``card_error``), the page's message list leaves it out.""
 
 _shared: LRU[tuple[Any, ...], dict[str, str]] = LRU(1024)
 """(table, version, status, language) -> the shared regions' HTML."""
+_started: LRU[tuple[int, str, int], dt.datetime] = LRU(1024)
+"""(table, code, action number) -> when that action was applied (a log row never
+changes)."""
 
 
 def option_labels(game: Game) -> list[str]:
@@ -141,6 +145,7 @@ def _page_context(
         and game.status in (Game.Status.OPEN, Game.Status.PLAYING),
         "error": "",
         "card_error": card_error,
+        "countdown": render_countdown(game, ctx.view) if ctx.view else "",
         "origin": origin,
         **({"csrf_token": csrf_token} if csrf_token else {}),
     }
@@ -232,14 +237,18 @@ def _digest(html: str) -> str:
 def render_clock(game: Game, *, oob: bool = False) -> SafeString:
     """The turn clock of the current decision, the same on every screen (the server
     decides the deadline; static/js/table.js counts it down from ``data-deadline``,
-    corrected by ``data-now`` for a device whose clock is off). Empty and hidden
-    without a running clock."""
+    corrected by ``data-now`` for a device whose clock is off). Hidden without a
+    running clock, but with ``data-now`` still: a family's countdowns
+    (:func:`render_countdown`) take the server's time from it."""
     swap = mark_safe(' hx-swap-oob="true"') if oob else ""
-    if game.status != Game.Status.PLAYING or game.deadline is None:
-        return format_html(
-            '<p id="table-clock" class="table-clock" hidden{}></p>', swap
-        )
     now = timezone.now()
+    if game.status != Game.Status.PLAYING or game.deadline is None:
+        # Hidden, it still says the server's time, for a family's countdowns.
+        return format_html(
+            '<p id="table-clock" class="table-clock" hidden{} data-now="{}"></p>',
+            swap,
+            int(now.timestamp() * 1000),
+        )
     left = max(0, int((game.deadline - now).total_seconds() + 0.999))
     numerals = numerals_for()
     return format_html(
@@ -254,6 +263,52 @@ def render_clock(game: Game, *, oob: bool = False) -> SafeString:
         _("Time is up: the bot is playing."),
         _("Time left for this decision:"),
         localize_text(f"{left // 60}:{left % 60:02d}"),
+    )
+
+
+def countdown_deadline(game: Game, view: Mapping[str, Any]) -> dt.datetime | None:
+    """When the countdown a move started (``Family.countdown``) ends: that move's
+    time in the log plus its length. The same for every viewer, and after a reload
+    or a restart."""
+    found = family_of(game.ruleset).countdown(view)
+    if found is None or game.status != Game.Status.PLAYING:
+        return None
+    step, seconds = found
+    number = step + 1
+    started = _started.get((game.pk, game.code, number))
+    if started is None:
+        started = (
+            GameAction.objects.filter(game=game, number=number)
+            .values_list("created_at", flat=True)
+            .first()
+        )
+        if started is None:
+            return None
+        _started.put((game.pk, game.code, number), started)
+    return started + dt.timedelta(seconds=seconds)
+
+
+def render_countdown(game: Game, view: Mapping[str, Any]) -> SafeString:
+    """A move's countdown (a speech timer) for a family template: the end time as
+    text (all a page without JavaScript shows) and the seconds left, which
+    static/js/table.js counts down from ``data-deadline`` like the turn clock
+    (:func:`render_clock`, whose ``data-now`` corrects a device's clock). Nothing in
+    it depends on the moment it is drawn, so every screen gets the same markup and a
+    push does not resend it; empty without a countdown."""
+    deadline = countdown_deadline(game, view)
+    if deadline is None:
+        return mark_safe("")
+    numerals = numerals_for()
+    return format_html(
+        '<span class="table-countdown" role="timer" data-countdown '
+        'data-deadline="{}" data-digits="{}" data-expired="{}">'
+        '{} <time datetime="{}">{}</time> <strong data-clock-left></strong></span>',
+        int(deadline.timestamp() * 1000),
+        numerals.digits if numerals else "",
+        _("Time is up."),
+        _("ends at"),
+        deadline.isoformat(),
+        localize_text(timezone.localtime(deadline).strftime("%H:%M:%S")),
     )
 
 
@@ -339,6 +394,7 @@ def render_update(
 def forget_all() -> None:
     """Tests call this between runs that reuse table ids."""
     _shared.clear()
+    _started.clear()
 
 
 def render_chat_line(message: ChatMessage) -> str:

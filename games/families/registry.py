@@ -144,6 +144,14 @@ class Family:
         once a game is abandoned: nothing may be offered then."""
         raise NotImplementedError
 
+    def countdown(self, view: Mapping[str, Any]) -> tuple[int, int] | None:
+        """A countdown a move started and every screen shows (a moderator's speech
+        timer): ``(step, seconds)``, the engine step at which that move was made (the
+        log's action number ``step + 1``) and its length; ``None`` without one. The
+        engine has no clock: the platform counts from that action's time in the log,
+        so a reload or a restart shows the same end (``games.rendering``)."""
+        return None
+
     def parse_move(self, fields: Any) -> dict[str, Any]:
         """The engine action a page's form fields (a QueryDict, or the same fields
         sent as JSON over the socket) ask for; raises ``games.errors.BadAction``."""

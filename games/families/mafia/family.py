@@ -57,6 +57,14 @@ class MafiaFamily(Family):
     def parse_move(self, fields: Any) -> dict[str, Any]:
         return moves.parse_move(fields)
 
+    def countdown(self, view: Mapping[str, Any]) -> tuple[int, int] | None:
+        # The moderator's speech timer (engine/README.md: "the platform shows the
+        # countdown from that action's time").
+        timer = view.get("timer")
+        if not timer or view.get("phase") == "over":
+            return None
+        return int(timer["step"]), int(timer["seconds"])
+
     def complete_move(
         self, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
     ) -> dict[str, Any]:

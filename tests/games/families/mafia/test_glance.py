@@ -131,12 +131,18 @@ def _assert_alike(game: Game, step: Step) -> dict[int, str]:
     return tops
 
 
-def _to_night_one(options: dict[str, Any]) -> tuple[Game, Any]:
+def to_confer(options: dict[str, Any]) -> Game:
+    """A table at the confer step of night 1 (the mafia's minute)."""
     game, _moderator_user = start_table(options)
     for _ in range(3):  # meet, code, partisan
         _step(game)
     _moderator(game, "confirm_night")
     _moderator(game, "end_day")
+    return game
+
+
+def _to_night_one(options: dict[str, Any]) -> tuple[Game, Any]:
+    game = to_confer(options)
     _step(game)  # confer
     return game, _state(game).table
 
