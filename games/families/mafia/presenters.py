@@ -178,6 +178,9 @@ class Console:
     forms: list[ModeratorForm]
     awake: str
     tapped: str
+    awaited: bool = False
+    """The game waits on him (see :data:`MODERATOR_CUES`): only then do his forms
+    make the page say "your move" (the tab title, the banner, a vibration)."""
 
 
 @dataclass
@@ -610,6 +613,12 @@ def _resolution(
     return rows
 
 
+MODERATOR_CUES = frozenset({"confirm_night", "midday", "start_vote", "end_day"})
+"""The moderator's moves the game cannot go on without: the dawn's confirmation,
+the colonel's sleeps, the votes, the end of the day. The rest (timers, an inquiry,
+closing a vote early, warnings and kicks) he may make while the players act: they
+are on his console, but the table does not wait for them."""
+
 _FORM_LABELS = {
     "confirm_night": lambda: _("Confirm the night and announce the morning"),
     "inquiry": lambda: _("Call an inquiry"),
@@ -709,6 +718,7 @@ def _console(
         forms=forms,
         awake=_names(names, ledger.get("awake")),
         tapped=_names(names, ledger.get("tapped")),
+        awaited=any(f.type in MODERATOR_CUES for f in forms),
     )
 
 
@@ -770,13 +780,15 @@ def board(
         result.banner_tone = "done"
     if moderator:
         result.console = _console(view, names, words)
+        # Nothing awaits him once the game is over or abandoned (no legal moves).
+        result.console.awaited = awaited = result.console.awaited and bool(legal)
         if not over:
             result.banner = (
                 _("Your move, moderator: see the console.")
-                if MODERATOR in (view.get("waiting_for") or ())
+                if awaited
                 else _("The players are acting.")
             )
-            result.banner_tone = "you"
+            result.banner_tone = "you" if awaited else ""
         return result
     if me:
         result.card = _card(me, view, names, words)
