@@ -234,16 +234,21 @@ def _digest(html: str) -> str:
     return hashlib.blake2b(html.encode(), digest_size=12).hexdigest()
 
 
-def render_clock(game: Game, *, oob: bool = False) -> SafeString:
+def render_clock(
+    game: Game, *, oob: bool = False, countdown: bool = False
+) -> SafeString:
     """The turn clock of the current decision, the same on every screen (the server
     decides the deadline; static/js/table.js counts it down from ``data-deadline``,
     corrected by ``data-now`` for a device whose clock is off). Hidden without a
-    running clock, but with ``data-now`` still: a family's countdowns
-    (:func:`render_countdown`) take the server's time from it."""
+    running clock; with ``countdown`` (the page shows a family's countdown,
+    :func:`render_countdown`) it still says the server's time, for that count."""
     swap = mark_safe(' hx-swap-oob="true"') if oob else ""
     now = timezone.now()
     if game.status != Game.Status.PLAYING or game.deadline is None:
-        # Hidden, it still says the server's time, for a family's countdowns.
+        if not countdown:
+            return format_html(
+                '<p id="table-clock" class="table-clock" hidden{}></p>', swap
+            )
         return format_html(
             '<p id="table-clock" class="table-clock" hidden{} data-now="{}"></p>',
             swap,
@@ -320,7 +325,7 @@ def live_parts(context: Mapping[str, Any]) -> LiveParts:
         game.status,
         game.version,
         game.turn,
-        render_clock(game),
+        render_clock(game, countdown=bool(context.get("countdown"))),
     )
     regions = render_regions(context, shared_key=_shared_key(game))
     extras = mark_safe(  # noqa: S308 - a template's output
@@ -369,7 +374,7 @@ def render_update(
             ctx.game.status,
             ctx.game.version,
             ctx.game.turn,
-            render_clock(ctx.game, oob=True),
+            render_clock(ctx.game, oob=True, countdown=bool(context.get("countdown"))),
         )
     ]
     for part in parts.regions:

@@ -44,6 +44,7 @@ def test_a_speech_timer_counts_down_from_its_move_on_every_screen() -> None:
         clients[seat].force_login(user)
     page = clients[0].get(game.get_absolute_url()).content.decode()
     assert "table-countdown" not in page  # no timer yet
+    assert "data-now" not in page
     game.refresh_from_db()
     services.game_act(
         game=game,
@@ -61,6 +62,7 @@ def test_a_speech_timer_counts_down_from_its_move_on_every_screen() -> None:
     assert "data-countdown" in markup and 'role="timer"' in markup
     assert f'<time datetime="{end.isoformat()}">' in markup  # without JavaScript
     # The page carries the server's time for the count, with or without a turn clock.
+    page = clients[0].get(game.get_absolute_url()).content.decode()
     assert re.search(r'id="table-clock"[^>]*data-now="\d+"', page)
     # A reload after a restart (every cache emptied): the same end.
     forget_all()
