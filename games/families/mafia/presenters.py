@@ -5,10 +5,11 @@ is never in its view, so it cannot reach its page; what its view holds privately
 (its role, the mafia it knows, its own night choices and the radio's answers) goes to
 ``Board.card`` only, which the card template draws inside the face-down card.
 Outside it, a player's screen has one shape for every seat at every moment: at a
-night step every player still in the game gets the same frame (the step's title, the
-grid of the ten seats, the mode buttons and the role picker at the mafia's step, the
-five digits at the code) and taps through it; whether the tap is a real choice is
-said on the card alone. The moderator (seat -1) gets ``Board.console``: the ledger
+night step every player still in the game gets the same frame, to the byte (the
+step's title, the grid of the ten seats enabled by public facts alone, every mode
+button and the role picker at the mafia's step, the five digits at the code) and taps
+through it; whether the tap is a real choice, what is not open to the chooser and the
+refusal of his choice are said on the card alone. The moderator (seat -1) gets ``Board.console``: the ledger
 and his moves as forms.
 """
 
