@@ -9,8 +9,8 @@ night step every player still in the game gets the same frame, to the byte (the
 step's title, the grid of the ten seats enabled by public facts alone, every mode
 button and the role picker at the mafia's step, the five digits at the code) and taps
 through it; whether the tap is a real choice, what is not open to the chooser and the
-refusal of his choice are said on the card alone. The moderator (seat -1) gets ``Board.console``: the ledger
-and his moves as forms.
+refusal of his choice are said on the card alone. The moderator (seat -1) gets
+``Board.console``: the ledger and his moves as forms.
 """
 
 from __future__ import annotations
