@@ -392,8 +392,9 @@ class HtmlSeatConsumer(SeatConsumer):
         return Move(action, turn)
 
     async def send_error(self, exc: Exception) -> None:
+        private = bool(getattr(exc, "private", False))
         with translation.override(self.language):
-            await self.send(text_data=render_error(str(exc)))
+            await self.send(text_data=render_error(str(exc), private=private))
 
 
 class JsonSeatConsumer(SeatConsumer):

@@ -17,6 +17,12 @@ class GameError(Exception):
     code = "error"
     status = 400
     message: str | Promise = _("That cannot be done.")
+    private = False
+    """Said only where the seat's secrets are (a family's card: the element with id
+    ``card-error``), never in the page's error line: a refusal that only some seats
+    can meet (a chooser's, at a night every player taps through) would show a
+    neighbour glancing at the screen who they are. See the family's
+    ``private_refusal``."""
 
     def __init__(self, message: str | Promise | None = None, **params: Any) -> None:
         if message is not None:
@@ -155,7 +161,8 @@ class IllegalMove(GameError):
 
     status = 409
 
-    def __init__(self, exc: Any) -> None:
+    def __init__(self, exc: Any, *, private: bool = False) -> None:
+        self.private = private
         self.code = getattr(exc, "code", "illegal")
         self.engine_template = getattr(exc, "template", str(exc))
         super().__init__(self.engine_template, **dict(getattr(exc, "params", {}) or {}))

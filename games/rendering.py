@@ -13,6 +13,7 @@ a connect (and a reconnect) sends the whole area.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,12 +28,19 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.cache import LRU
 from games.families.registry import Region, family_of
-from games.models import ChatMessage, Game
+from games.models import ChatMessage, Game, GameAction
 from games.selectors import TableContext
 from numerals.digits import localize_text, numerals_for
 
+CARD_TAG = "card"
+"""The tag of a flashed private refusal (``GameError.private``): the table page shows
+it in the seat's card (``card_error``), the page's message list leaves it out."""
+
 _shared: LRU[tuple[Any, ...], dict[str, str]] = LRU(1024)
 """(table, version, status, language) -> the shared regions' HTML."""
+_started: LRU[tuple[int, str, int], dt.datetime] = LRU(1024)
+"""(table, code, action number) -> when that action was applied (a log row never
+changes)."""
 
 
 def option_labels(game: Game) -> list[str]:
@@ -75,7 +83,11 @@ def house_decisions(game: Game) -> list[str]:
 
 
 def _page_context(
-    ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
+    ctx: TableContext,
+    *,
+    origin: str = "",
+    csrf_token: str | None = None,
+    card_error: str = "",
 ) -> dict[str, Any]:
     game = ctx.game
     names = ctx.names
@@ -132,19 +144,28 @@ def _page_context(
         and ChatMessage.Channel.TABLE in ctx.chat_channels
         and game.status in (Game.Status.OPEN, Game.Status.PLAYING),
         "error": "",
+        "card_error": card_error,
+        "countdown": render_countdown(game, ctx.view) if ctx.view else "",
         "origin": origin,
         **({"csrf_token": csrf_token} if csrf_token else {}),
     }
 
 
 def table_page_context(
-    ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
+    ctx: TableContext,
+    *,
+    origin: str = "",
+    csrf_token: str | None = None,
+    card_error: str = "",
 ) -> dict[str, Any]:
     """Everything a table page and its live area show to ``ctx``'s viewer.
 
     ``origin`` (scheme://host) makes the share link absolute; ``csrf_token`` lets a
-    fragment rendered outside a request (a push) still carry working forms."""
-    context = _page_context(ctx, origin=origin, csrf_token=csrf_token)
+    fragment rendered outside a request (a push) still carry working forms;
+    ``card_error`` is a private refusal to say inside the seat's card."""
+    context = _page_context(
+        ctx, origin=origin, csrf_token=csrf_token, card_error=card_error
+    )
     if context["board"] is not None and ctx.game.status != Game.Status.OPEN:
         context["live"] = live_parts(context)
     return context
@@ -213,17 +234,26 @@ def _digest(html: str) -> str:
     return hashlib.blake2b(html.encode(), digest_size=12).hexdigest()
 
 
-def render_clock(game: Game, *, oob: bool = False) -> SafeString:
+def render_clock(
+    game: Game, *, oob: bool = False, countdown: bool = False
+) -> SafeString:
     """The turn clock of the current decision, the same on every screen (the server
     decides the deadline; static/js/table.js counts it down from ``data-deadline``,
-    corrected by ``data-now`` for a device whose clock is off). Empty and hidden
-    without a running clock."""
+    corrected by ``data-now`` for a device whose clock is off). Hidden without a
+    running clock; with ``countdown`` (the page shows a family's countdown,
+    :func:`render_countdown`) it still says the server's time, for that count."""
     swap = mark_safe(' hx-swap-oob="true"') if oob else ""
-    if game.status != Game.Status.PLAYING or game.deadline is None:
-        return format_html(
-            '<p id="table-clock" class="table-clock" hidden{}></p>', swap
-        )
     now = timezone.now()
+    if game.status != Game.Status.PLAYING or game.deadline is None:
+        if not countdown:
+            return format_html(
+                '<p id="table-clock" class="table-clock" hidden{}></p>', swap
+            )
+        return format_html(
+            '<p id="table-clock" class="table-clock" hidden{} data-now="{}"></p>',
+            swap,
+            int(now.timestamp() * 1000),
+        )
     left = max(0, int((game.deadline - now).total_seconds() + 0.999))
     numerals = numerals_for()
     return format_html(
@@ -241,6 +271,52 @@ def render_clock(game: Game, *, oob: bool = False) -> SafeString:
     )
 
 
+def countdown_deadline(game: Game, view: Mapping[str, Any]) -> dt.datetime | None:
+    """When the countdown a move started (``Family.countdown``) ends: that move's
+    time in the log plus its length. The same for every viewer, and after a reload
+    or a restart."""
+    found = family_of(game.ruleset).countdown(view)
+    if found is None or game.status != Game.Status.PLAYING:
+        return None
+    step, seconds = found
+    number = step + 1
+    started = _started.get((game.pk, game.code, number))
+    if started is None:
+        started = (
+            GameAction.objects.filter(game=game, number=number)
+            .values_list("created_at", flat=True)
+            .first()
+        )
+        if started is None:
+            return None
+        _started.put((game.pk, game.code, number), started)
+    return started + dt.timedelta(seconds=seconds)
+
+
+def render_countdown(game: Game, view: Mapping[str, Any]) -> SafeString:
+    """A move's countdown (a speech timer) for a family template: the end time as
+    text (all a page without JavaScript shows) and the seconds left, which
+    static/js/table.js counts down from ``data-deadline`` like the turn clock
+    (:func:`render_clock`, whose ``data-now`` corrects a device's clock). Nothing in
+    it depends on the moment it is drawn, so every screen gets the same markup and a
+    push does not resend it; empty without a countdown."""
+    deadline = countdown_deadline(game, view)
+    if deadline is None:
+        return mark_safe("")
+    numerals = numerals_for()
+    return format_html(
+        '<span class="table-countdown" role="timer" data-countdown '
+        'data-deadline="{}" data-digits="{}" data-expired="{}">'
+        '{} <time datetime="{}">{}</time> <strong data-clock-left></strong></span>',
+        int(deadline.timestamp() * 1000),
+        numerals.digits if numerals else "",
+        _("Time is up."),
+        _("ends at"),
+        deadline.isoformat(),
+        localize_text(timezone.localtime(deadline).strftime("%H:%M:%S")),
+    )
+
+
 def live_parts(context: Mapping[str, Any]) -> LiveParts:
     game: Game = context["game"]
     state = format_html(
@@ -249,7 +325,7 @@ def live_parts(context: Mapping[str, Any]) -> LiveParts:
         game.status,
         game.version,
         game.turn,
-        render_clock(game),
+        render_clock(game, countdown=bool(context.get("countdown"))),
     )
     regions = render_regions(context, shared_key=_shared_key(game))
     extras = mark_safe(  # noqa: S308 - a template's output
@@ -298,7 +374,7 @@ def render_update(
             ctx.game.status,
             ctx.game.version,
             ctx.game.turn,
-            render_clock(ctx.game, oob=True),
+            render_clock(ctx.game, oob=True, countdown=bool(context.get("countdown"))),
         )
     ]
     for part in parts.regions:
@@ -323,11 +399,22 @@ def render_update(
 def forget_all() -> None:
     """Tests call this between runs that reuse table ids."""
     _shared.clear()
+    _started.clear()
 
 
 def render_chat_line(message: ChatMessage) -> str:
     return render_to_string("games/_chat_append.html", {"message": message})
 
 
-def render_error(text: str) -> str:
-    return render_to_string("games/_error.html", {"error": text, "oob": True})
+def render_error(text: str, *, private: bool = False) -> str:
+    """An error frame for the socket. A private refusal (``GameError.private``)
+    empties the page's error line and fills the seat card's ``#card-error``."""
+    if not private:
+        return render_to_string("games/_error.html", {"error": text, "oob": True})
+    return render_to_string(
+        "games/_error.html", {"error": "", "oob": True}
+    ) + format_html(
+        # No role="alert": a screen reader would say it aloud, out of the card.
+        '<p id="card-error" class="message error" hx-swap-oob="true">{}</p>',
+        text,
+    )

@@ -313,7 +313,9 @@ def game_act(
     """Apply one player's move. ``turn`` is the decision the player saw (the table's
     ``turn`` when the page was drawn: the engine's step at which that decision began);
     a move on a decision that has passed is refused with ``TableMovedOn``, changing
-    nothing."""
+    nothing. The family completes a page's move from the seat's legal moves
+    (``Family.complete_move``) and says whether the engine's refusal is the seat's
+    secret (``Family.private_refusal``: ``IllegalMove.private``)."""
     if not isinstance(action, Mapping):
         raise errors.BadAction
     with _table_transaction():
@@ -333,10 +335,12 @@ def game_act(
         if turn is None or turn != game.turn:
             raise errors.TableMovedOn
         state = load_state(game)
+        family = family_of(game.ruleset)
+        move = family.complete_move(dict(action), engine.legal_actions(state, position))
         try:
-            new_state, fields = _apply_move(game, seats, state, position, dict(action))
+            new_state, fields = _apply_move(game, seats, state, position, move)
         except engine.IllegalAction as exc:
-            raise errors.IllegalMove(exc) from exc
+            raise errors.IllegalMove(exc, private=family.private_refusal(move)) from exc
         _save_move(game, new_state, fields)
     return game
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages import get_messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -18,7 +19,7 @@ from games import engine, errors, services
 from games.families.registry import family_of, playable_rulesets
 from games.forms import CreateTableForm, move_from_fields
 from games.models import Game
-from games.rendering import table_page_context
+from games.rendering import CARD_TAG, table_page_context
 from games.selectors import lobby_tables, my_tables, reachable_game, table_context
 
 
@@ -90,6 +91,9 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         table_context(game, user),
         origin=_origin(request),
         csrf_token=get_token(request),
+        card_error=" ".join(
+            str(m) for m in get_messages(request) if CARD_TAG in m.tags.split()
+        ),
     )
     if request.htmx and request.GET.get("fragment") == "live":
         return render(request, "games/_live.html", context)
@@ -100,7 +104,9 @@ def _after_post(
     request: HttpRequest, game: Game, error: errors.GameError | None
 ) -> HttpResponse:
     """Plain POST: back to the table (errors as a message). htmx: the fresh live area,
-    with the error in the error region."""
+    with the error in the error region. A private refusal (``GameError.private``)
+    goes on the seat's card instead, the page's error line left empty."""
+    private = error is not None and error.private
     if request.htmx:
         user = request.user if request.user.is_authenticated else None
         fresh = Game.objects.filter(pk=game.pk).first()
@@ -112,14 +118,15 @@ def _after_post(
             table_context(fresh, user, with_chat=False),
             origin=_origin(request),
             csrf_token=get_token(request),
+            card_error=str(error) if private else "",
         )
-        context["error"] = str(error) if error else ""
+        context["error"] = str(error) if error and not private else ""
         status = 200 if error is None else error.status
         html = render_to_string("games/_live.html", context, request=request)
         html += render_to_string("games/_error.html", context, request=request)
         return HttpResponse(html, status=status if status != 200 else 200)
     if error is not None:
-        messages.error(request, str(error))
+        messages.error(request, str(error), extra_tags=CARD_TAG if private else "")
     # Every service posted here keeps the table (closing one has its own view).
     return redirect(game)
 

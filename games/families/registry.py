@@ -144,10 +144,31 @@ class Family:
         once a game is abandoned: nothing may be offered then."""
         raise NotImplementedError
 
+    def countdown(self, view: Mapping[str, Any]) -> tuple[int, int] | None:
+        """A countdown a move started and every screen shows (a moderator's speech
+        timer): ``(step, seconds)``, the engine step at which that move was made (the
+        log's action number ``step + 1``) and its length; ``None`` without one. The
+        engine has no clock: the platform counts from that action's time in the log,
+        so a reload or a restart shows the same end (``games.rendering``)."""
+        return None
+
     def parse_move(self, fields: Any) -> dict[str, Any]:
         """The engine action a page's form fields (a QueryDict, or the same fields
         sent as JSON over the socket) ask for; raises ``games.errors.BadAction``."""
         raise NotImplementedError
+
+    def complete_move(
+        self, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        """The action to apply for a page's move, given the seat's legal moves now (a
+        page may leave to the server what only the seat's secrets decide, such as
+        whether a night tap is a real choice). The default: the move as it came."""
+        return action
+
+    def private_refusal(self, action: Mapping[str, Any]) -> bool:
+        """Whether the engine's refusal of ``action`` is said on the seat's card only
+        (``games.errors.GameError.private``)."""
+        return False
 
     def project(
         self,

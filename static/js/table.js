@@ -127,15 +127,10 @@
   // --- the turn clock: the server sets the deadline (data-deadline, in ms) and the
   // time it drew the page (data-now), so a device whose clock is off still counts
   // the right time; at zero the server's runner plays the bot's move and pushes.
+  // A family's countdowns (a speech timer: [data-countdown]) count the same way,
+  // taking the server's time from the clock (hidden or not).
   var clockSkew = { stamp: null, offset: 0 };
-  function tickClock() {
-    var clock = document.getElementById("table-clock");
-    if (!clock || !clock.hasAttribute("data-deadline")) return;
-    var stamp = clock.getAttribute("data-now");
-    if (clockSkew.stamp !== stamp) {
-      clockSkew.stamp = stamp;
-      clockSkew.offset = parseInt(stamp, 10) - Date.now();
-    }
+  function countDown(clock) {
     var deadline = parseInt(clock.getAttribute("data-deadline"), 10);
     var left = Math.max(0, Math.ceil((deadline - (Date.now() + clockSkew.offset)) / 1000));
     var shown = clock.querySelector("[data-clock-left]");
@@ -153,6 +148,16 @@
     }
     if (shown) shown.textContent = text;
     clock.classList.toggle("low", left <= 10);
+  }
+  function tickClock() {
+    var clock = document.getElementById("table-clock");
+    var stamp = clock ? clock.getAttribute("data-now") : null;
+    if (stamp && clockSkew.stamp !== stamp) {
+      clockSkew.stamp = stamp;
+      clockSkew.offset = parseInt(stamp, 10) - Date.now();
+    }
+    if (clock && clock.hasAttribute("data-deadline")) countDown(clock);
+    document.querySelectorAll("[data-countdown][data-deadline]").forEach(countDown);
   }
   tickClock();
   window.setInterval(tickClock, 500);

@@ -57,10 +57,26 @@ class MafiaFamily(Family):
     def parse_move(self, fields: Any) -> dict[str, Any]:
         return moves.parse_move(fields)
 
+    def countdown(self, view: Mapping[str, Any]) -> tuple[int, int] | None:
+        # The moderator's speech timer (engine/README.md: "the platform shows the
+        # countdown from that action's time").
+        timer = view.get("timer")
+        if not timer or view.get("phase") == "over":
+            return None
+        return int(timer["step"]), int(timer["seconds"])
+
+    def complete_move(
+        self, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        return moves.complete_move(action, legal)
+
+    def private_refusal(self, action: Mapping[str, Any]) -> bool:
+        return moves.private_refusal(action)
+
     def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
         # A night's choice (or tap: the admin must not tell them apart either) and
         # its fields stay hidden until the end.
-        if not finished and payload.get("type") in ("choose", "tap"):
+        if not finished and payload.get("type") in ("choose", "tap", "night"):
             return {"type": "•"}
         return payload
 

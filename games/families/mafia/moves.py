@@ -1,13 +1,15 @@
 """A mafia move as a page's form names it: fields in, the engine's action out.
 
 A night step's form carries its ``form`` (ok, number, seat, pair, general) and the
-``action`` its spec names (choose or tap, the same fields either way); a ballot its
+``action`` ``night`` (the same on every screen: :func:`complete_move` makes it the
+seat's ``choose`` or ``tap`` on the server); a ballot its
 candidates; the moderator's forms their one or two fields. Only the shape is checked
 here; whether the move is allowed is the engine's to say, in its own words.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games import errors
@@ -18,6 +20,9 @@ MODES = ("shoot", "slaughter", "recruit", "pass")
 TIMERS = ("confer", "colonel_speech", "defence")
 VOTES = ("defence", "exit")
 NONE = "none"
+NIGHT = "night"
+"""The night form's action: the page does not say choose or tap (a glance at the
+page source would tell); :func:`complete_move` asks the seat's legal moves."""
 
 
 def _seat_or_none(text: str) -> int | None:
@@ -60,7 +65,7 @@ def _night(kind: str, fields: Any) -> dict[str, Any]:
 def parse_move(fields: Any) -> dict[str, Any]:
     """The engine action the submitted fields ask for."""
     kind = field_one(fields, "action")
-    if kind in ("choose", "tap"):
+    if kind in ("choose", "tap", NIGHT):
         return _night(kind, fields)
     if kind == "vote":
         return {
@@ -89,3 +94,24 @@ def parse_move(fields: Any) -> dict[str, Any]:
     if kind in ("warn", "kick"):
         return {"type": kind, "target": field_int(field_one(fields, "target"))}
     raise errors.BadAction
+
+
+def complete_move(
+    action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """A ``night`` move as the seat's own spec names it (``choose`` when awake, else
+    ``tap``); any other move as it came. Without a night step now, ``night`` stays
+    and the engine refuses it as malformed."""
+    if action.get("type") != NIGHT:
+        return action
+    spec = next((s for s in legal if s.get("type") in ("choose", "tap")), None)
+    if spec is None:
+        return action
+    return {**action, "type": spec["type"]}
+
+
+def private_refusal(action: Mapping[str, Any]) -> bool:
+    """Whether the engine's refusal of ``action`` goes on the seat's card: every
+    refusal of a night move (only a chooser's can be refused for its content, so
+    saying it on the screen would show a neighbour who is awake)."""
+    return action.get("type") in ("choose", "tap", NIGHT)

@@ -5,11 +5,12 @@ is never in its view, so it cannot reach its page; what its view holds privately
 (its role, the mafia it knows, its own night choices and the radio's answers) goes to
 ``Board.card`` only, which the card template draws inside the face-down card.
 Outside it, a player's screen has one shape for every seat at every moment: at a
-night step every player still in the game gets the same frame (the step's title, the
-grid of the ten seats, the mode buttons and the role picker at the mafia's step, the
-five digits at the code) and taps through it; whether the tap is a real choice is
-said on the card alone. The moderator (seat -1) gets ``Board.console``: the ledger
-and his moves as forms.
+night step every player still in the game gets the same frame, to the byte (the
+step's title, the grid of the ten seats enabled by public facts alone, every mode
+button and the role picker at the mafia's step, the five digits at the code) and taps
+through it; whether the tap is a real choice, what is not open to the chooser and the
+refusal of his choice are said on the card alone. The moderator (seat -1) gets
+``Board.console``: the ledger and his moves as forms.
 """
 
 from __future__ import annotations
@@ -109,14 +110,15 @@ class GridSeat:
 
 @dataclass
 class NightScreen:
-    """One step's frame, the same for the one who chooses and those who tap."""
+    """One step's frame, the same for the one who chooses and those who tap: built
+    from public facts only, and it does not even say which of the two this seat is
+    (the form sends ``night``; the server knows)."""
 
-    type: str
     form: str
     title: str
     seats: list[GridSeat]
     skip: bool
-    modes: list[tuple[str, str, bool]]
+    modes: list[tuple[str, str]]
     guesses: list[tuple[str, str]]
     numbers: list[int]
     count: int
@@ -146,6 +148,7 @@ class Card:
     role_label: str
     side_label: str
     awake: bool | None
+    restrictions: list[str]
     known: list[SeatRow]
     partisan_sees: list[tuple[int, str]]
     radio_code: int | None
@@ -176,6 +179,9 @@ class Console:
     forms: list[ModeratorForm]
     awake: str
     tapped: str
+    awaited: bool = False
+    """The game waits on him (see :data:`MODERATOR_CUES`): only then do his forms
+    make the page say "your move" (the tab title, the banner, a vibration)."""
 
 
 @dataclass
@@ -359,23 +365,19 @@ def _night_screen(
     names: Mapping[int, str],
     words: Words,
 ) -> NightScreen:
-    targets = set(spec.get("targets") or ())
-    in_game = {s["seat"] for s in view["seats"] if s["in_game"]}
-    grid = [
-        GridSeat(
-            s["seat"],
-            _name(names, s["seat"]),
-            s["seat"] in targets and s["seat"] in in_game,
-        )
+    """The step's frame from public facts alone: the step, its form, the public
+    ``grid`` (who is in the game, one's own seat included), the house's ``skip`` and
+    whether the mafia may pass. Never the chooser's ``targets`` or ``modes``: a
+    greyed-out cell or mode button would tell a glancing neighbour who is awake.
+    Those go on the card (:func:`_restrictions`)."""
+    grid = set(spec.get("grid") or ())
+    seats = [
+        GridSeat(s["seat"], _name(names, s["seat"]), s["seat"] in grid)
         for s in view["seats"]
     ]
-    modes: list[tuple[str, str, bool]] = []
+    modes: list[tuple[str, str]] = []
     if spec["form"] == "general":
-        offered = set(spec.get("modes") or ())
-        codes = ["shoot", "slaughter", "recruit"]
-        if view["options"].get("mafia_may_pass"):
-            codes.append("pass")
-        modes = [(c, str(words.mode(c)), c in offered) for c in codes]
+        modes = [(c, str(words.mode(c))) for c in _public_modes(view)]
     guesses = (
         [(r, str(words.role(r))) for r in ROLE_ORDER]
         if spec["form"] == "general"
@@ -383,16 +385,52 @@ def _night_screen(
     )
     step = spec.get("step")
     return NightScreen(
-        type=spec["type"],
         form=spec["form"],
         title=str(words.step(step)),
-        seats=grid,
+        seats=seats,
         skip=bool(spec.get("skip")),
         modes=modes,
         guesses=guesses,
         numbers=list(spec.get("numbers") or ()),
         count=int(spec.get("count") or 1),
     )
+
+
+def _public_modes(view: Mapping[str, Any]) -> list[str]:
+    """The mafia's actions as every screen shows them (the house's pass is public)."""
+    codes = ["shoot", "slaughter", "recruit"]
+    if view["options"].get("mafia_may_pass"):
+        codes.append("pass")
+    return codes
+
+
+def _restrictions(
+    spec: Mapping[str, Any],
+    view: Mapping[str, Any],
+    names: Mapping[int, str],
+    words: Words,
+) -> list[str]:
+    """What the awake chooser's screen offers that is not open to him tonight: the
+    modes and seats missing from his own spec (said on his card only)."""
+    if spec.get("type") != "choose":
+        return []
+    lines: list[str] = []
+    if spec["form"] == "general":
+        offered = set(spec.get("modes") or ())
+        closed = [c for c in _public_modes(view) if c not in offered]
+        if closed:
+            lines.append(
+                S(_("Not open to you tonight: %(modes)s."))
+                % {"modes": _join([str(words.mode(c)) for c in closed])}
+            )
+    if "targets" in spec:
+        targets = set(spec["targets"])
+        barred = [seat for seat in spec.get("grid") or () if seat not in targets]
+        if barred:
+            lines.append(
+                S(_("You may not pick: %(names)s.")) % {"names": _names(names, barred)}
+            )
+    return lines
 
 
 def _pick_text(
@@ -460,6 +498,9 @@ def _card(
         role_label=str(words.role(me["role"])),
         side_label=str(words.side(me["side"])),
         awake=None if night_spec is None else night_spec["type"] == "choose",
+        restrictions=[]
+        if night_spec is None
+        else _restrictions(night_spec, view, names, words),
         known=known,
         partisan_sees=[(s, _name(names, s)) for s in me.get("partisan_sees") or ()],
         radio_code=me.get("radio_code"),
@@ -506,7 +547,7 @@ _RESOLUTION = {
     "recruited": lambda: _("Recruited"),
     "demolition": lambda: _("Disruption"),
     "suspension_began": lambda: _("Demolisher suspended"),
-    "sniper": lambda: _("The sniper's shot"),
+    "sniper": lambda: pgettext("mafia", "The sniper's shot"),
 }
 
 
@@ -572,6 +613,12 @@ def _resolution(
             rows.append((label(), _value(value, names, words)))
     return rows
 
+
+MODERATOR_CUES = frozenset({"confirm_night", "midday", "start_vote", "end_day"})
+"""The moderator's moves the game cannot go on without: the dawn's confirmation,
+the colonel's sleeps, the votes, the end of the day. The rest (timers, an inquiry,
+closing a vote early, warnings and kicks) he may make while the players act: they
+are on his console, but the table does not wait for them."""
 
 _FORM_LABELS = {
     "confirm_night": lambda: _("Confirm the night and announce the morning"),
@@ -672,6 +719,7 @@ def _console(
         forms=forms,
         awake=_names(names, ledger.get("awake")),
         tapped=_names(names, ledger.get("tapped")),
+        awaited=any(f.type in MODERATOR_CUES for f in forms),
     )
 
 
@@ -733,13 +781,15 @@ def board(
         result.banner_tone = "done"
     if moderator:
         result.console = _console(view, names, words)
+        # Nothing awaits him once the game is over or abandoned (no legal moves).
+        result.console.awaited = awaited = result.console.awaited and bool(legal)
         if not over:
             result.banner = (
                 _("Your move, moderator: see the console.")
-                if MODERATOR in (view.get("waiting_for") or ())
+                if awaited
                 else _("The players are acting.")
             )
-            result.banner_tone = "you"
+            result.banner_tone = "you" if awaited else ""
         return result
     if me:
         result.card = _card(me, view, names, words)

@@ -44,6 +44,7 @@ __all__ = [
     "awake_at",
     "disrupted",
     "general_actor",
+    "grid",
     "living",
     "mafia_steps",
     "next_step",
@@ -219,21 +220,33 @@ def skip_allowed(state: GameState, step: Step) -> bool:
     return step is Step.SNIPER
 
 
-def targets_for(state: GameState, seat: int, step: Step, awake: bool) -> list[int]:
-    """The seats ``seat`` may tap at ``step``: the real choices when awake, else the
-    same grid a role of this step would get if it sat there (the nurse step keeps
-    one's own seat when the nurse may save herself)."""
-    others = [other for other in living(state) if other != seat]
+def grid(state: GameState, step: Step) -> list[int]:
+    """The seats every screen offers at ``step``: the players in the game (the two
+    named at ``colonel_shoots``). Public, the same on every screen, one's own seat
+    included; a sleeper may tap any of them."""
     if step is Step.COLONEL_SHOOTS:
         assert state.midday is not None
         return list(state.midday.named)
+    return living(state)
+
+
+def targets_for(state: GameState, seat: int, step: Step, awake: bool) -> list[int]:
+    """The seats ``seat`` may tap at ``step``: the real choices when awake (never
+    oneself but at the nurse step when the house allows it, never the demolisher's
+    team, never the nurse's last save when the house forbids it), else the public
+    :func:`grid`, so that a sleeper's tap is never refused for what it names."""
+    if not awake:
+        return grid(state, step)
+    if step is Step.COLONEL_SHOOTS:
+        return grid(state, step)
+    others = [other for other in living(state) if other != seat]
     house = state.house
     if step is Step.NURSE:
         chosen = living(state) if house.nurse_self else others
-        if awake and not house.nurse_repeat and state.last_saved is not None:
+        if not house.nurse_repeat and state.last_saved is not None:
             chosen = [other for other in chosen if other != state.last_saved]
         return chosen
-    if awake and step is Step.DEMOLISHER:
+    if step is Step.DEMOLISHER:
         team = team_known_to(state, seat)
         return [other for other in others if other not in team]
     return others
@@ -257,7 +270,9 @@ def spec(state: GameState, seat: int) -> dict[str, Any]:
     """The screen ``seat`` gets at the current step (its one legal action).
 
     Awake: ``{"type": "choose", ...}``; asleep: ``{"type": "tap", ...}`` with the same
-    keys, so the two render as the same screen (see the README).
+    keys, so the two render as the same screen (see the README). ``grid`` (the seats
+    every screen offers) and ``modes`` on a sleeper's screen are public; a chooser's
+    ``targets`` and ``modes`` are his own and belong on his face-down card only.
     """
     step = state.sleep
     assert step is not None
@@ -271,13 +286,16 @@ def spec(state: GameState, seat: int) -> dict[str, Any]:
     if form is Form.NUMBER:
         shown["numbers"] = list(NUMBERS)
     elif form is Form.SEAT:
+        shown["grid"] = grid(state, step)
         shown["targets"] = targets_for(state, seat, step, awake)
         shown["skip"] = skip_allowed(state, step)
     elif form is Form.PAIR:
+        shown["grid"] = grid(state, step)
         shown["targets"] = targets_for(state, seat, step, awake)
         shown["count"] = 2
     elif form is Form.GENERAL:
         shown["modes"] = general_modes(state, seat, awake)
+        shown["grid"] = grid(state, step)
         shown["targets"] = targets_for(state, seat, step, awake)
         shown["guesses"] = list(ROLE_CODES)
     return shown

@@ -82,3 +82,43 @@ async def test_every_push_is_each_viewers_own_and_clean() -> None:
         # task alive, and the test's event loop would wait for it forever.
         for socket in sockets.values():
             await socket.disconnect()
+
+
+async def test_a_refused_night_choice_is_said_on_the_card_only() -> None:
+    """Over the socket too: the chooser's refused choice lands in his card's
+    ``#card-error`` and the page's error line is emptied; a sleeper's tap on his own
+    seat (never the chooser's to pick) is taken."""
+    from games.families.mafia.engine import Step
+    from tests.games.families.mafia.test_glance import _to_night_one
+
+    game, table = await sync_to_async(_to_night_one)({})
+    users = await sync_to_async(users_by_seat)(game)
+    state = await sync_to_async(load_state)(game)
+    assert state.sleep is Step.DEMOLISHER
+    chooser = await connect(users[table.demolisher], game.code)
+    sleeper = await connect(users[table.nurse], game.code)
+    try:
+        await chooser.receive_from(timeout=TIMEOUT)
+        await sleeper.receive_from(timeout=TIMEOUT)
+        fields = {"action": "night", "form": "seat", "turn": str(game.turn)}
+        await chooser.send_to(
+            text_data=json.dumps({**fields, "target": str(table.general)})
+        )
+        refused = await chooser.receive_from(timeout=TIMEOUT)
+        assert '<div id="table-error" class="" role="alert" hx-swap-oob="true">' in (
+            refused
+        )
+        assert '<p id="card-error" class="message error" hx-swap-oob="true">' in (
+            refused
+        )
+        await sleeper.send_to(
+            text_data=json.dumps({**fields, "target": str(table.nurse)})
+        )
+        taken = await sleeper.receive_from(timeout=TIMEOUT)
+        assert "message error" not in taken
+        await sync_to_async(game.refresh_from_db)()
+        state = await sync_to_async(load_state)(game)
+        assert table.nurse in state.tapped and table.demolisher not in state.tapped
+    finally:
+        await chooser.disconnect()
+        await sleeper.disconnect()

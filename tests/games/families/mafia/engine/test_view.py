@@ -137,7 +137,8 @@ def test_the_night_block_names_the_step_and_its_form() -> None:
         "step": "general",
         "form": "general",
         "modes": ["shoot", "slaughter", "recruit"],
-        "targets": [s for s in range(10) if s != SOLDIER_A],
+        "grid": list(range(10)),
+        "targets": list(range(10)),
         "guesses": list(spec["guesses"]),
     }
     assert len(spec["guesses"]) == 9

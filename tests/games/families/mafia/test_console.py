@@ -1,0 +1,94 @@
+"""The moderator's page says "your move" (the console's forms as the page's action
+area, which the tab title and the vibration follow, and the banner) only while the
+game waits on him: at the dawn and by day, not while the players tap through a night
+or cast their ballots, though his optional moves (a timer, closing a vote, a warning)
+stay on his console."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games import engine, services
+from games.state import load_state
+from tests.games.families.mafia.support import start_table, users_by_seat
+from tests.games.families.mafia.test_glance import _moderator, _state, _step
+
+pytestmark = pytest.mark.django_db
+
+AWAITED = 'class="action-area mafia-moves" data-awaited'
+YOUR_MOVE = '<div class="banner you"'  # "Your move, moderator: see the console."
+
+
+def _page(game, client: Client) -> str:
+    game.refresh_from_db()
+    return client.get(game.get_absolute_url()).content.decode()
+
+
+def _assert_awaited(page: str, awaited: bool) -> None:
+    assert (AWAITED in page) is awaited
+    assert (YOUR_MOVE in page) is awaited
+    assert 'class="mafia-moves"' in page or AWAITED in page  # his forms are there
+    if not awaited:
+        # No form of his sits in an action area (static/js/table.js's selector).
+        assert "action-area mafia-moves" not in page
+
+
+def test_the_moderator_is_told_it_is_his_move_only_when_the_game_waits() -> None:
+    game, moderator = start_table()
+    client = Client()
+    client.force_login(moderator)
+    # The introduction night: the players tap, nothing is his to do.
+    page = _page(game, client)
+    assert 'class="action-area' not in page and YOUR_MOVE not in page
+    for _ in range(3):
+        _step(game)
+    _assert_awaited(_page(game, client), True)  # the dawn: confirm it
+    _moderator(game, "confirm_night")
+    _assert_awaited(_page(game, client), True)  # the day: he leads it
+    state = _state(game)
+    kinds = {spec["type"] for spec in engine.legal_actions(state, engine.MODERATOR)}
+    assert "start_vote" in kinds  # votes on the first day (the default)
+    spec = next(
+        s
+        for s in engine.legal_actions(state, engine.MODERATOR)
+        if s["type"] == "start_vote"
+    )
+    _moderator_vote(game, spec["vote"])
+    # The ballots are out: he may close the vote early, but it is theirs.
+    page = _page(game, client)
+    assert 'data-move="close_vote"' in page
+    _assert_awaited(page, False)
+    _step_ballots(game)
+    _assert_awaited(_page(game, client), True)
+    if _state(game).phase.value == "day":
+        _moderator(game, "end_day")
+    # The confer step: he may start the mafia's minute, but the players act.
+    state = _state(game)
+    assert state.sleep is not None and state.sleep.value == "confer"
+    page = _page(game, client)
+    assert 'data-move="timer"' in page
+    _assert_awaited(page, False)
+
+
+def _moderator_vote(game, kind: str) -> None:
+    game.refresh_from_db()
+    services.game_act(
+        game=game,
+        user=users_by_seat(game)[engine.MODERATOR],
+        action={"type": "start_vote", "vote": kind},
+        turn=game.turn,
+    )
+
+
+def _step_ballots(game) -> None:
+    users = users_by_seat(game)
+    for seat in range(10):
+        game.refresh_from_db()
+        if engine.legal_actions(load_state(game), seat):
+            services.game_act(
+                game=game,
+                user=users[seat],
+                action={"type": "vote", "candidates": []},
+                turn=game.turn,
+            )
