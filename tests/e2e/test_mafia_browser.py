@@ -59,6 +59,23 @@ MAFIA_BOXES = [
 GENERAL_GUESS, RADIO_CODE = 1, 2
 """The General misses the code: the radio operator's readings stay true."""
 MOVES = 400
+PAGE_KINDS = {
+    "create-form",
+    "waiting-room",
+    "waiting-room-host",
+    "night-ok",
+    "night-number",
+    "night-seat",
+    "night-general",
+    "console-dawn",
+    "console-day",
+    "day",
+    "ballot",
+    "over-moderator",
+    "over-player",
+    "review",
+}
+"""Every kind of page the game visits, each laid out once at 390 px in Persian."""
 
 
 def too_wide(page: Page) -> list[str]:
@@ -241,12 +258,21 @@ def console_move(host: Page, move: str, vote: str | None = None) -> None:
 def test_a_moderated_game_in_persian_at_phone_width_played_to_its_end(
     new_player: Callable[..., Page],
 ) -> None:
+    checked: set[str] = set()
+
+    def look_once(page: Page, label: str) -> None:
+        """The layout checks, once per kind of page."""
+        if label not in checked:
+            checked.add(label)
+            check_layout(page, label)
+
     host_user = UserFactory()
     users = UserFactory.create_batch(10)
     host = new_player(host_user, locale="fa-IR")
     host.goto("/games/new/")
     host.locator(f"input[name=ruleset][value={RULESET}]").check()
     host.locator("select[name=seat_count]").select_option("10")
+    look_once(host, "create-form")
     host.locator("form.create-table button[type=submit]").click()
     expect(live(host)).to_have_attribute("data-status", "open")
     code = Game.objects.get().code
@@ -255,11 +281,13 @@ def test_a_moderated_game_in_persian_at_phone_width_played_to_its_end(
         page = new_player(user, locale="fa-IR")
         page.goto(f"/games/t/{code}/")
         expect(page.locator("[data-table-settings]")).to_be_visible()
+        look_once(page, "waiting-room")
         page.locator("form[action$='/join/'] button").click()
         pages[user.pk] = page
     assert host.locator("html").get_attribute("dir") == "rtl"
     start = host.locator("form[action$='/start/'] button")
     expect(start).to_be_enabled(timeout=10_000)
+    look_once(host, "waiting-room-host")
     start.click()
     everyone = [host, *pages.values()]
     for page in everyone:
@@ -270,20 +298,18 @@ def test_a_moderated_game_in_persian_at_phone_width_played_to_its_end(
     seats[engine.MODERATOR] = host
     expect(host.locator("[data-console]")).to_be_visible()
     words = secret_words()
-    checked: set[str] = set()
-
-    def look_once(page: Page, label: str) -> None:
-        """The layout checks, once per kind of page."""
-        if label not in checked:
-            checked.add(label)
-            check_layout(page, label)
 
     def move(page: Page, make: Callable[[], None], version: int) -> None:
         """One move clicked in ``page``; every screen then shows the new state."""
         make()
-        expect(live(page)).not_to_have_attribute(
-            "data-version", str(version), timeout=10_000
-        )
+        try:
+            expect(live(page)).not_to_have_attribute(
+                "data-version", str(version), timeout=10_000
+            )
+        except AssertionError as refused:
+            # A refused move leaves the version; the page says why.
+            said = page.locator("main").inner_text()[:800]
+            raise AssertionError(f"the move was not taken:\n{said}") from refused
         new_version = Game.objects.get(code=code).version
         for other in everyone:
             expect(live(other)).to_have_attribute(
@@ -398,6 +424,7 @@ def test_a_moderated_game_in_persian_at_phone_width_played_to_its_end(
             expect(card).to_contain_text(label)
             expect(card).to_contain_text(names[dealt["seat"]])
     look_once(page, "review")
+    assert checked == PAGE_KINDS, checked ^ PAGE_KINDS
 
 
 def check_morning(
