@@ -6,14 +6,18 @@ night on screens of one shape, the moderator confirms each dawn from his console
 starts the day's votes, the ballots are cast, until a side wins.
 
 The test plays purposefully, reading who is who from the engine (the test drives; the
-pages only ever show each seat its own): a plain soldier is voted out on day 1; on
-night 1 the demolisher disrupts the radio operator, the mafia shoot the other soldier
-whom the nurse saves, and the sniper shoots a citizen (the Partisan); the second
-soldier is voted out on day 2; on night 2 the mafia shoot the Partisan, whose shield
-fell with the last soldier, and are as many as the citizens: the mafia win. Each
-night's outcome is worked out here from the choices made, by the rules
+pages only ever show each seat its own). The introduction night shows the Partisan
+his three seats and the mafia each other. A plain soldier is voted out on day 1. On
+night 1 the demolisher disrupts the radio operator (his answer is negative), the
+mafia shoot the colonel (hit: he stays, and sleeps at midday), the sniper shoots a
+citizen (the Partisan) and leaves. On day 2 the colonel names two at his midday sleep
+and shoots the other soldier; every ballot is empty, nobody is defended. On night 2
+the mafia shoot the radio operator, whom the nurse saves (his answer about the
+demolisher is positive), and the hit colonel leaves: three against three, the mafia
+win. Each night's outcome is worked out here from the choices made, by the rules
 (docs/rules.md §3 "Resolution"), and compared with the resolution the moderator is
-asked to confirm and with the morning every screen then announces in Persian.
+asked to confirm and with the morning every screen then announces in Persian (the
+colonel's reading included).
 
 After every move the engine's leak oracle reads every page's DOM as the socket's
 pushes left it, and no page scrolls sideways; each kind of page (the night's screen,
@@ -67,6 +71,7 @@ PAGE_KINDS = {
     "night-number",
     "night-seat",
     "night-general",
+    "night-pair",
     "console-dawn",
     "console-day",
     "day",
@@ -104,36 +109,45 @@ def check_layout(page: Page, label: str) -> None:
 
 
 def night_plan(state: Any) -> dict[str, dict[str, Any]]:
-    """The real choices of this night, by step (a form's fields; "none": nobody)."""
+    """The real choices of this night or midday sleep, by step (a form's fields;
+    "none": nobody)."""
     table = state.table
     if state.night == 0:
         return {"code": {"number": GENERAL_GUESS}}
     if state.night == 1:
         return {
+            # The radio operator's answers are negative tonight.
             "demolisher": {"target": table.radio},
-            "general": {"mode": "shoot", "target": table.soldiers[1]},
+            # The colonel is hit: he stays, and sleeps at midday tomorrow.
+            "general": {"mode": "shoot", "target": table.colonel},
             "nurse": {"target": table.soldiers[1]},
             "radio": {"target": table.general},
+            # A citizen: the sniper leaves.
             "sniper": {"target": table.partisan},
+            # Day 2's midday: the colonel names two and shoots the soldier.
+            "colonel_names": {"targets": [table.soldiers[1], table.nurse]},
+            "colonel_shoots": {"target": table.soldiers[1]},
         }
     return {
         "demolisher": {"target": "none"},
-        "general": {"mode": "shoot", "target": table.partisan},
-        "nurse": {"target": table.nurse},
+        # Saved by the nurse; the colonel hit last night leaves with this night.
+        "general": {"mode": "shoot", "target": table.radio},
+        "nurse": {"target": table.radio},
         "radio": {"target": table.demolisher},
-        "sniper": {"target": "none"},
     }
 
 
-def day_victim(state: Any) -> int:
-    """Whom the whole table votes out today: a plain soldier each day."""
-    return int(state.table.soldiers[state.day.number - 1])
+def day_victim(state: Any) -> int | None:
+    """Whom the whole table votes out today: a plain soldier on day 1; nobody on
+    day 2 (every ballot empty: nobody defended, no exit vote)."""
+    return int(state.table.soldiers[0]) if state.day.number == 1 else None
 
 
 def expected_night(state: Any, plan: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    """What the night comes to by the rules, from the choices made and the game as it
-    stood when the night began: ``{"exits": {seat: [causes]}, "saved": [...],
-    "shielded": bool, "sniper": ..., "readings": {target: reading}}``."""
+    """What the night comes to by the rules (docs/rules.md §3 "Resolution"), from the
+    choices made and the game as it stood when the night began: ``{"exits": {seat:
+    [causes]}, "saved", "shielded", "colonel_hit", "sniper", "readings": {target:
+    reading}}``."""
     table = state.table
     in_game = state.in_game
     demolished = plan.get("demolisher", {}).get("target")
@@ -142,6 +156,7 @@ def expected_night(state: Any, plan: Mapping[str, Mapping[str, Any]]) -> dict[st
     exits: dict[int, list[str]] = {}
     saved: list[int] = []
     shielded = False
+    colonel_hit = None
     general = plan["general"]
     shot = general["target"]
     assert general["mode"] == "shoot"
@@ -150,8 +165,9 @@ def expected_night(state: Any, plan: Mapping[str, Mapping[str, Any]]) -> dict[st
         saved.append(shot)
     elif shot == table.partisan and soldiers_in:
         shielded = True
+    elif shot == table.colonel and not state.colonel_hit_night:
+        colonel_hit = shot
     else:
-        assert shot != table.colonel, "the plan keeps the colonel out of the night"
         exits.setdefault(shot, []).append("shot")
     sniper_result = None
     sniped = plan.get("sniper", {}).get("target", "none")
@@ -170,6 +186,8 @@ def expected_night(state: Any, plan: Mapping[str, Mapping[str, Any]]) -> dict[st
         else:
             sniper_result = "missed"
             exits.setdefault(table.sniper, []).append("sniper_missed")
+    if state.colonel_hit_night and in_game[table.colonel]:
+        exits.setdefault(table.colonel, []).append("colonel_due")
     readings = {}
     asked = plan.get("radio", {}).get("target")
     if asked is not None and in_game[table.radio]:
@@ -183,14 +201,24 @@ def expected_night(state: Any, plan: Mapping[str, Mapping[str, Any]]) -> dict[st
         "exits": {seat: exits[seat] for seat in sorted(exits)},
         "saved": saved,
         "shielded": shielded,
+        "colonel_hit": colonel_hit,
         "sniper": sniper_result,
         "readings": readings,
     }
 
 
-def morning_lines(night: int, left: list[int], names: Mapping[int, str]) -> list[str]:
-    """The morning as a Persian screen reads it (no kicks, colonel or recruitment in
-    this game)."""
+def morning_lines(
+    night: int,
+    left: list[int],
+    names: Mapping[int, str],
+    *,
+    midday: bool = False,
+    colonel_shot: tuple[int, str] | None = None,
+) -> list[str]:
+    """The morning as a Persian screen reads it: who left in the night, whether the
+    hit colonel sleeps at midday, and the side of the player he shot the day before
+    (``colonel_shot``: his target and its side). No kicks, and no recruitment
+    announced, in this game."""
     with translation.override("fa"):
         lines = [gettext("Morning after night %(n)s.") % {"n": localize(night, "fa")}]
         if left:
@@ -198,21 +226,33 @@ def morning_lines(night: int, left: list[int], names: Mapping[int, str]) -> list
             lines.append(
                 gettext("Left the game in the night: %(names)s.") % {"names": joined}
             )
-        else:
+        elif night:
             lines.append(gettext("Nobody left the game in the night."))
+        if midday:
+            lines.append(gettext("There is a midday sleep today."))
+        if colonel_shot is not None:
+            lines.append(
+                gettext("The colonel's shot: %(name)s was on the side of the %(side)s.")
+                % {
+                    "name": names[colonel_shot[0]],
+                    "side": words_for(RULESET).side(colonel_shot[1]),
+                }
+            )
     return lines
 
 
 # --- moves, clicked in the pages ----------------------------------------------------
 
 
-def night_fields(spec: Mapping[str, Any], plan: Mapping[str, Any]) -> dict[str, Any]:
+def night_fields(
+    seat: int, spec: Mapping[str, Any], plan: Mapping[str, Any]
+) -> dict[str, Any]:
     """The fields a seat fills in at this step: the plan's when it is awake, else any
-    legal tap (the first seat its grid offers)."""
+    legal tap (the first seat its grid offers other than its own)."""
     if spec["type"] == "choose":
         return dict(plan.get(spec["step"], {}))
     form = spec["form"]
-    targets = spec.get("targets") or []
+    targets = [t for t in spec.get("targets") or [] if t != seat] or spec.get("targets")
     if form == "number":
         return {"number": 3}
     if form == "seat":
@@ -239,9 +279,11 @@ def tap_night(page: Page, spec: Mapping[str, Any], fields: Mapping[str, Any]) ->
     screen.locator("button[type=submit]").click()
 
 
-def cast_ballot(page: Page, candidate: int) -> None:
+def cast_ballot(page: Page, candidate: int | None) -> None:
+    """A raised hand for ``candidate``, or an empty ballot."""
     ballot = page.locator("section.mafia-ballot")
-    ballot.locator(f"input[name=candidates][value='{candidate}']").check()
+    if candidate is not None:
+        ballot.locator(f"input[name=candidates][value='{candidate}']").check()
     ballot.locator("button[type=submit]").click()
 
 
@@ -316,9 +358,8 @@ def test_a_moderated_game_in_persian_at_phone_width_played_to_its_end(
                 "data-version", str(new_version), timeout=10_000
             )
 
-    plan: dict[str, dict[str, Any]] = {}
-    expected: dict[str, Any] = {}
     nights_resolved = 0
+    colonel_shot: tuple[int, str] | None = None
     for _ in range(MOVES):
         game = Game.objects.get(code=code)
         state = load_state(game)
@@ -328,51 +369,67 @@ def test_a_moderated_game_in_persian_at_phone_width_played_to_its_end(
             assert fits_the_phone(page), (seat, game.phase, too_wide(page))
         view = engine.view(state, None)
         phase = view["phase"]
+        table = state.table
+        plan = night_plan(state)
         if phase == "over":
             break
-        if phase == "night":
-            if not plan or plan.get("_night") != state.night:
-                plan = {**night_plan(state), "_night": state.night}
+        if phase in ("night", "midday"):
+            # Every player still in the game taps the step's screen, the lowest
+            # seat first.
             waiting = sorted(s for s in engine.waiting_for(state) if s >= 0)
-            assert waiting, "a night step with nobody to tap"
+            assert waiting, f"a {phase} step with nobody to tap"
             seat = waiting[0]
             spec = engine.legal_actions(state, seat)[0]
-            fields = night_fields(spec, plan)
+            fields = night_fields(seat, spec, plan)
             if spec["type"] == "choose" and spec["step"] == "code":
                 fields = {
-                    "number": RADIO_CODE if seat == state.table.radio else GENERAL_GUESS
+                    "number": RADIO_CODE if seat == table.radio else GENERAL_GUESS
                 }
+            if spec["type"] == "choose" and spec["step"] == "colonel_shoots":
+                target = fields["target"]
+                colonel_shot = (
+                    target,
+                    "mafia" if target in table.mafia else "citizens",
+                )
             page = seats[seat]
             look_once(page, f"night-{spec['form']}")
             move(page, partial(tap_night, page, spec, fields), game.version)
         elif phase == "dawn":
             night = state.night
+            expected = expected_night(state, plan) if night else {"exits": {}}
             if night:
-                expected = expected_night(state, plan)
                 ledger = engine.view(state, engine.MODERATOR)["ledger"]
                 resolution = ledger["night"]["resolution"]
                 assert {
                     e["seat"]: e["causes"] for e in resolution["exits"]
                 } == expected["exits"], (night, resolution, expected)
-                assert resolution["saved"] == expected["saved"]
-                assert resolution["shielded"] == expected["shielded"]
-                assert resolution["sniper"] == expected["sniper"]
+                for key in ("saved", "shielded", "colonel_hit", "sniper"):
+                    assert resolution[key] == expected[key], (night, key, resolution)
                 # The console shows the night's outcome to confirm, with the names.
                 shown = host.locator("[data-console] [data-resolution]")
                 expect(shown).to_be_visible()
                 for seat in expected["exits"]:
                     expect(shown).to_contain_text(names[seat])
                 look_once(host, "console-dawn")
+            else:
+                check_introduction(seats, table)
             move(host, partial(console_move, host, "confirm_night"), game.version)
-            if night:
-                nights_resolved += 1
-                check_morning(seats, names, night, list(expected["exits"]), code)
-                radio = seats[state.table.radio]
-                for target, reading in expected["readings"].items():
-                    answer = radio.locator(
-                        f"#role-card [data-reading][data-seat='{target}']"
-                    )
-                    expect(answer.last).to_have_attribute("data-reading", reading)
+            lines = morning_lines(
+                night,
+                list(expected["exits"]),
+                names,
+                midday=expected.get("colonel_hit") is not None,
+                colonel_shot=colonel_shot,
+            )
+            check_morning(seats, lines, code)
+            colonel_shot = None
+            nights_resolved += 1
+            radio = seats[table.radio]
+            for target, reading in expected.get("readings", {}).items():
+                answer = radio.locator(
+                    f"#role-card [data-reading][data-seat='{target}']"
+                )
+                expect(answer.last).to_have_attribute("data-reading", reading)
         elif phase == "vote":
             victim = day_victim(state)
             voter = min(s for s in engine.waiting_for(state) if s >= 0)
@@ -383,8 +440,11 @@ def test_a_moderated_game_in_persian_at_phone_width_played_to_its_end(
             assert phase == "day", phase
             day = view["day"]
             look_once(host, "console-day")
-            look_once(seats[day_victim(state)], "day")
-            if not day["defence_vote"]:
+            look_once(seats[0], "day")
+            midday = day["midday"]
+            if midday and midday["stage"] in ("owed", "named"):
+                make = partial(console_move, host, "midday")
+            elif not day["defence_vote"]:
                 make = partial(console_move, host, "start_vote", "defence")
             elif day["defended"] and not day["exit_vote"]:
                 assert day["defended"] == [day_victim(state)]
@@ -394,7 +454,7 @@ def test_a_moderated_game_in_persian_at_phone_width_played_to_its_end(
             move(host, make, game.version)
     else:
         raise AssertionError("the game never ended")
-    assert nights_resolved == 2
+    assert nights_resolved == 3  # the introduction night and two main nights
     final = engine.view(state, None)
     assert final["outcome"]["winner"] == "mafia"
     with translation.override("fa"):
@@ -427,16 +487,9 @@ def test_a_moderated_game_in_persian_at_phone_width_played_to_its_end(
     assert checked == PAGE_KINDS, checked ^ PAGE_KINDS
 
 
-def check_morning(
-    seats: Mapping[int, Page],
-    names: Mapping[int, str],
-    night: int,
-    left: list[int],
-    code: str,
-) -> None:
-    """Every screen announces the night's dead as the rules give them: in the day's
-    news while the game goes on, and in the record of what was announced."""
-    lines = morning_lines(night, left, names)
+def check_morning(seats: Mapping[int, Page], lines: list[str], code: str) -> None:
+    """Every screen announces the morning as the rules give it: in the day's news
+    while the game goes on, and in the record of what was announced."""
     game = Game.objects.get(code=code)
     for page in seats.values():
         record = page.locator("section.mafia-record li")
@@ -446,3 +499,20 @@ def check_morning(
         if game.status != Game.Status.FINISHED:
             news = [t.strip() for t in page.locator("p[data-news]").all_inner_texts()]
             assert news == lines, (news, lines)
+
+
+def check_introduction(seats: Mapping[int, Page], table: Any) -> None:
+    """What the introduction night showed, on the cards: the Partisan the two plain
+    soldiers and the traitor soldier (not which is which), each mafia member the
+    others."""
+    partisan = seats[table.partisan].locator("#role-card li[data-seat]")
+    shown = {
+        int(seat) for seat in partisan.evaluate_all("l => l.map(e => e.dataset.seat)")
+    }
+    assert shown == {*table.soldiers, table.traitor}, shown
+    for member in table.mafia:
+        known = seats[member].locator("#role-card li[data-seat]")
+        seen = {
+            int(seat) for seat in known.evaluate_all("l => l.map(e => e.dataset.seat)")
+        }
+        assert set(table.mafia) - {member} <= seen <= set(table.mafia), (member, seen)
