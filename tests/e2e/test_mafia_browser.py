@@ -408,7 +408,10 @@ def test_a_moderated_game_in_persian_at_phone_width_played_to_its_end(
                 # The console shows the night's outcome to confirm, with the names.
                 shown = host.locator("[data-console] [data-resolution]")
                 expect(shown).to_be_visible()
-                for seat in expected["exits"]:
+                hit = (
+                    [] if expected["colonel_hit"] is None else [expected["colonel_hit"]]
+                )
+                for seat in [*expected["exits"], *expected["saved"], *hit]:
                     expect(shown).to_contain_text(names[seat])
                 look_once(host, "console-dawn")
             else:
