@@ -177,6 +177,11 @@ class Board:
     turned_up: bool
     """Whether the board shows every card (after the game, and in the review)."""
 
+    @property
+    def winner_is_good(self) -> bool:
+        """The review's banner tone."""
+        return self.winner == "good"
+
 
 # --- small helpers --------------------------------------------------------------------
 

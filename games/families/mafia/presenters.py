@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.engine import MODERATOR
+from games.families.mafia.engine.roles import Side
 from games.families.mafia.words import Words, words_for
 from numerals.digits import localize
 
@@ -203,6 +204,15 @@ class Board:
     card: Card | None = None
     console: Console | None = None
     outcome: str = ""
+    winner: str | None = None
+    """The winning side's code once the game is over (the review's banner)."""
+    winner_label: str = ""
+    reason_label: str = ""
+
+    @property
+    def winner_is_good(self) -> bool:
+        """The review's banner tone: the citizens are the town's side."""
+        return self.winner == Side.CITIZENS.value
 
 
 def heading(view: Mapping[str, Any], words: Words) -> str:
@@ -614,6 +624,15 @@ def _resolution(
     return rows
 
 
+_REASONS = {
+    "no_mafia_left": lambda: _("No mafia player is left in the game."),
+    "mafia_parity": lambda: _(
+        "The mafia are at least as many as the citizens left in the game."
+    ),
+}
+"""Why a game ended, by the engine's reason code (the review's banner)."""
+
+
 MODERATOR_CUES = frozenset({"confirm_night", "midday", "start_vote", "end_day"})
 """The moderator's moves the game cannot go on without: the dawn's confirmation,
 the colonel's sleeps, the votes, the end of the day. The rest (timers, an inquiry,
@@ -779,6 +798,10 @@ def board(
         }
         result.banner = result.outcome
         result.banner_tone = "done"
+        result.winner = outcome["winner"]
+        result.winner_label = result.outcome
+        reason = _REASONS.get(outcome.get("reason") or "")
+        result.reason_label = str(reason()) if reason else ""
     if moderator:
         result.console = _console(view, names, words)
         # Nothing awaits him once the game is over or abandoned (no legal moves).

@@ -272,6 +272,11 @@ class Board:
         return self._outcome["winner"] if self._outcome else None
 
     @property
+    def winner_is_good(self) -> bool:
+        """The review's banner tone."""
+        return self.winner == "good"
+
+    @property
     def winner_label(self) -> str:
         if not self._outcome:
             return ""

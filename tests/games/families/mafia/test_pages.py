@@ -143,11 +143,26 @@ def test_a_finished_game_has_its_review_and_replay() -> None:
     while game.status == Game.Status.PLAYING:
         play_one(game, rng)
     users = users_by_seat(game)
-    review = _client(users[0]).get(f"/history/g/{game.code}/")
+    review = _client(users[0]).get(
+        f"/history/g/{game.code}/", headers={"accept-language": "en"}
+    )
     assert review.status_code == 200
     body = review.content.decode()
     for seat, (role, side) in enumerate(engine.final_roles(load_state(game))):
         assert f'data-seat="{seat}" data-side="{side}" data-role="{role}"' in body
+    # The review's banner names the winners and why, in the game's own words.
+    outcome = load_state(game).outcome
+    assert outcome is not None
+    winners = {"citizens": "The citizens win.", "mafia": "The mafia win."}
+    reasons = {
+        "no_mafia_left": "No mafia player is left in the game.",
+        "mafia_parity": "The mafia are at least as many as the citizens left",
+    }
+    banner = body.split('role="status"', 1)[1].split("</div>", 1)[0]
+    assert winners[outcome.winner] in banner
+    assert reasons[outcome.reason] in banner
+    tone = "over-good" if outcome.winner == "citizens" else "over-evil"
+    assert f'<div class="banner {tone}" role="status">' in body
     for step in (0, 5, game.version // 2, game.version):
         for viewer in (users[1], moderator, None):
             replay = _client(viewer).get(f"/history/g/{game.code}/replay/?step={step}")
