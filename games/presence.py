@@ -34,6 +34,7 @@ import asyncio
 import datetime as dt
 import itertools
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -325,3 +326,19 @@ def forget_all() -> None:
     """Tests call this between runs that reuse table ids."""
     _known.clear()
     _listening.clear()
+
+
+# --- the moves the bot made for a person (Game.bot_marks) --------------------------
+
+
+def bot_moves(game: Game, names: Mapping[int, str]) -> list[tuple[int, str]]:
+    """(action number, name) of each move the bot made for a person whose decision
+    the whole table saw awaited (``games.services.clock_tick`` keeps only those):
+    what it played is as secret as the person's own move would be, and is not
+    here. From the table's row alone: a push draws it without the database."""
+    marks = game.bot_marks if isinstance(game.bot_marks, list) else []
+    return [
+        (int(number), names.get(int(position), ""))
+        for number, position in marks
+        if int(position) in names
+    ]

@@ -28,7 +28,7 @@ from games import engine
 from games.cache import LRU
 from games.families.registry import Region, family_of
 from games.models import ChatMessage, Game
-from games.presence import of_table, render_notice
+from games.presence import bot_moves, of_table, render_notice
 from games.selectors import TableContext
 from numerals.digits import localize_text, numerals_for
 
@@ -136,6 +136,7 @@ def _page_context(
         # Who is away, public (games.presence): a part of its own that its own push
         # replaces; drawn (lazily: the template calls it) only with the whole area.
         "presence_notice": lambda: render_notice(of_table(game)),
+        "bot_moves": bot_moves(game, names),
         "origin": origin,
         **({"csrf_token": csrf_token} if csrf_token else {}),
     }
