@@ -305,6 +305,7 @@ def render_notice(away: tuple[Away, ...], *, oob: bool = False) -> SafeString:
         lines.append(
             {
                 "name": seat.name,
+                "since": int(seat.since.timestamp() * 1000),
                 "until": int(seat.until.timestamp() * 1000),
                 "expired": not left,
                 "left": localize_text(f"{left // 60}:{left % 60:02d}"),
