@@ -506,7 +506,7 @@ _RESOLUTION = {
     "recruited": lambda: _("Recruited"),
     "demolition": lambda: _("Disruption"),
     "suspension_began": lambda: _("Demolisher suspended"),
-    "sniper": lambda: _("The sniper's shot"),
+    "sniper": lambda: pgettext("mafia event", "The sniper's shot"),
 }
 
 
