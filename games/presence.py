@@ -94,7 +94,10 @@ async def socket_opened(consumer: Any) -> None:
     """A table socket opened: count it, take the seat back if it was away, and beat
     for it while it is open."""
     key = (consumer.game_id, consumer.scope["user"].pk, consumer.channel_name)
-    await database_sync_to_async(_opened)(*key)
+    try:
+        await database_sync_to_async(_opened)(*key)
+    except Exception:  # presence must never cost a player the table; the beat retries
+        log.exception("table %s: a socket could not be counted", consumer.game_id)
     _listening[consumer.game_id] = _listening.get(consumer.game_id, 0) + 1
     consumer.presence_beat = asyncio.create_task(_beat(*key))
 
@@ -110,18 +113,23 @@ async def socket_closed(consumer: Any) -> None:
         _listening[consumer.game_id] = left
     else:
         _listening.pop(consumer.game_id, None)
-    await database_sync_to_async(_closed)(
-        consumer.game_id, consumer.scope["user"].pk, consumer.channel_name
-    )
+    try:
+        await database_sync_to_async(_closed)(
+            consumer.game_id, consumer.scope["user"].pk, consumer.channel_name
+        )
+    except Exception:  # its row stops beating: the runner's sweep finds it
+        log.exception(
+            "table %s: a closed socket could not be counted", consumer.game_id
+        )
 
 
 async def presence_heard(consumer: Any) -> None:
     """Someone at the table left or came back: read who is away now and, on a
     page's socket, swap the notice in (a program's socket gets nothing: its seat's
     envelope is unchanged)."""
-    away = await database_sync_to_async(read)(consumer.game_id)
     if consumer.json_mode:
         return
+    away = await database_sync_to_async(read)(consumer.game_id)
     with translation.override(consumer.language):
         html = render_notice(away, oob=True)
     await consumer.send(text_data=html)
