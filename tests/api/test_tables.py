@@ -214,3 +214,15 @@ def test_a_turn_clock_off_the_choices_is_refused(value: object) -> None:
     assert answer.status == 400, answer.body
     assert "turn_seconds" in str(answer.body)
     assert not Game.objects.exists()
+
+
+def test_the_document_lists_the_turn_clocks_choices() -> None:
+    from api.views import api
+    from games.models import TURN_CLOCK_CHOICES
+
+    create = api.document()["components"]["schemas"]["TableCreateRequest"]
+    clock = create["properties"]["turn_seconds"]
+    assert clock["enum"] == list(TURN_CLOCK_CHOICES)
+    assert clock["default"] == 0 and "docs/clocks.md" in clock["description"]
+    table = api.document()["components"]["schemas"]["Table"]
+    assert {"turn_seconds", "deadline"} <= set(table["properties"])
