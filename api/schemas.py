@@ -21,7 +21,7 @@ from api import errors as _api_errors  # noqa: F401 - its codes join ErrorCode
 from games import engine
 from games.errors import GameError, IllegalMove
 from games.families.registry import playable_rulesets
-from games.models import CHAT_MAX_LENGTH, ChatMessage
+from games.models import CHAT_MAX_LENGTH, TURN_CLOCK_CHOICES, ChatMessage
 from games.requests import RequestError
 from games.schemas import (
     Answer,
@@ -60,6 +60,20 @@ class TokenRequest(Request):
     )
 
 
+def _whole_seconds(value: Any) -> Any:
+    """A JSON integer only, as the form takes it: 60.0 or true is refused, not
+    rounded into a clock."""
+    if type(value) is not int:
+        raise ValueError("a whole number of seconds")
+    return value
+
+
+TurnClock = Annotated[
+    Literal[TURN_CLOCK_CHOICES],  # type: ignore[valid-type]
+    BeforeValidator(_whole_seconds),
+]
+
+
 class TableCreateRequest(Request):
     ruleset: Literal[RULESETS]  # type: ignore[valid-type]
     seats: int = Field(
@@ -75,6 +89,12 @@ class TableCreateRequest(Request):
         default=False, description="Not listed in the lobby: join by code only."
     )
     name: str = Field(default="", max_length=60)
+    turn_seconds: TurnClock = Field(
+        default=0,
+        description="The turn clock: seconds for each decision, one of the listed "
+        "values; 0 (the default) is no clock. When the time runs out the bot plays "
+        "the move for whoever has not decided (docs/clocks.md).",
+    )
 
 
 class EmptyRequest(Request):
@@ -178,6 +198,10 @@ class Table(TableSummary):
     winner: str | None
     started_at: DateTime | None
     finished_at: DateTime | None
+    turn_seconds: Count = Field(description="The turn clock; 0: none.")
+    deadline: DateTime | None = Field(
+        description="When the current decision's time runs out (with a turn clock)."
+    )
 
 
 class ChatList(Answer):

@@ -417,6 +417,7 @@ def table_create(
         options=body.options,
         is_private=body.private,
         name=body.name,
+        turn_seconds=body.turn_seconds,
     )
     response["Location"] = reverse("api:table", kwargs={"code": game.code})
     return Status(201, _table(game.code, request))

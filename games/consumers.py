@@ -33,6 +33,7 @@ from config.consumers import CLOSE_UNAUTHENTICATED, AuthenticatedConsumer
 from games import errors, hooks, payloads, push, requests, services, snapshots
 from games.forms import move_from_fields
 from games.models import ChatMessage, Game
+from games.presence import presence_heard, socket_closed, socket_opened
 from games.rendering import (
     render_chat_line,
     render_error,
@@ -165,6 +166,7 @@ class SeatConsumer(AuthenticatedConsumer):
         self.language = self.choose_language()
         for group in self.seat_groups():
             await self.channel_layer.group_add(group, self.channel_name)
+        await socket_opened(self)
         await self.send_seat()
 
     async def disconnect(self, code: int) -> None:
@@ -172,6 +174,7 @@ class SeatConsumer(AuthenticatedConsumer):
             return  # refused before it joined anything
         for group in self.seat_groups():
             await self.channel_layer.group_discard(group, self.channel_name)
+        await socket_closed(self)
 
     @database_sync_to_async
     def _reachable(self) -> tuple[int, str] | None:
@@ -243,6 +246,9 @@ class SeatConsumer(AuthenticatedConsumer):
         viewer who may no longer reach the table is disconnected at once."""
         if await self._reachable() is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
+
+    async def presence_changed(self, event: dict[str, Any]) -> None:
+        await presence_heard(self)
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
         frame = await self._readable_chat(event["message_id"], event["channel"])

@@ -117,6 +117,15 @@ class Game(models.Model):
             "(see docs/stats.md)."
         ),
     )
+    bot_marks = models.JSONField(
+        _("moves the bot made for a person"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "[action number, seat] of each move the bot made for a person whose "
+            "decision the whole table could see it wait for (docs/clocks.md)."
+        ),
+    )
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("moderator"),
@@ -179,6 +188,15 @@ class Seat(models.Model):
     role = models.CharField(_("role"), max_length=32, blank=True)
     side = models.CharField(_("side"), max_length=16, blank=True)
     won = models.BooleanField(_("won"), null=True, blank=True)
+    away_since = models.DateTimeField(
+        _("away since"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the player's last open screen of the table went away (empty while "
+            "one is open); see games/presence.py."
+        ),
+    )
 
     class Meta:
         verbose_name = _("seat")
@@ -227,6 +245,28 @@ class GameAction(models.Model):
         # line or an admin page through str().
         kind = self.payload.get("type", "?") if isinstance(self.payload, dict) else "?"
         return f"{self.game} #{self.number}: {kind} by seat {self.position}"
+
+
+class TableSocket(models.Model):
+    """One open socket of a signed-in person at a table (games/presence.py): made on
+    connect, beaten every ``PRESENCE_HEARTBEAT_SECONDS``, deleted on disconnect. A
+    row whose beat is older than ``PRESENCE_STALE_SECONDS`` belongs to a process
+    that died without saying goodbye; the clock's runner sweeps it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    channel = models.CharField(_("channel"), max_length=200, unique=True)
+    beat_at = models.DateTimeField(_("last heartbeat"), db_index=True)
+
+    class Meta:
+        verbose_name = _("table socket")
+        verbose_name_plural = _("table sockets")
+        indexes = [models.Index(fields=["game", "user"], name="socket_game_user")]
+
+    def __str__(self) -> str:
+        return f"{self.game}: socket of {self.user}"
 
 
 class ChatMessage(models.Model):

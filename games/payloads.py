@@ -65,6 +65,8 @@ def table_json(game: Game, players: list[Player]) -> dict[str, Any]:
         "winner": game.winner or None,
         "started_at": when(game.started_at),
         "finished_at": when(game.finished_at),
+        "turn_seconds": game.turn_seconds,
+        "deadline": when(game.deadline),
     }
 
 

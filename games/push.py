@@ -74,3 +74,13 @@ def chat_posted_on_commit(game: Game, message: ChatMessage) -> None:
         )
 
     transaction.on_commit(send)
+
+
+def presence_changed_on_commit(game_id: int) -> None:
+    """Someone at the table left or came back (``games.presence``): each socket
+    reads who is away now. The message itself names no one."""
+
+    def send() -> None:
+        _send(table_group(game_id), {"type": "presence.changed"})
+
+    transaction.on_commit(send)

@@ -29,6 +29,7 @@ from games import engine
 from games.cache import LRU
 from games.families.registry import Region, family_of
 from games.models import ChatMessage, Game, GameAction
+from games.presence import bot_moves, of_table, render_notice
 from games.selectors import TableContext
 from numerals.digits import localize_text, numerals_for
 
@@ -146,6 +147,10 @@ def _page_context(
         "error": "",
         "card_error": card_error,
         "countdown": render_countdown(game, ctx.view) if ctx.view else "",
+        # Who is away, public (games.presence): a part of its own that its own push
+        # replaces; drawn (lazily: the template calls it) only with the whole area.
+        "presence_notice": lambda: render_notice(of_table(game)),
+        "bot_moves": bot_moves(game, names),
         "origin": origin,
         **({"csrf_token": csrf_token} if csrf_token else {}),
     }

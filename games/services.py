@@ -23,7 +23,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine, errors, hooks, push, snapshots
+from games import engine, errors, hooks, presence, push, snapshots
 from games.cache import LRU
 from games.families.registry import family_of
 from games.models import (
@@ -420,20 +420,24 @@ BOT_NAMES_TRIED = 200
 
 def clock_tick(*, game_id: int, now: dt.datetime | None = None) -> int:
     """Play, with the family's bot, every move the table waits for that is due: each
-    seat of a bot user, and, once the deadline has passed, every seat still to decide.
-    Under the row lock the moves take: the deadline and the waiting seats are read
-    again there, so a second runner (another process, or a second pass) finds nothing
-    left to play. Each bot decides from its own seat's view alone. The moves go the
-    normal way (the log, the family's records, the push) marked ``by_bot``. Only the
-    decision that was due is played; the next one waits for the next pass. Returns
-    the number of moves played."""
+    seat of a bot user; each seat whose player is away past the grace
+    (``games.presence``), clock or no clock; and, once the deadline has passed,
+    every seat still to decide. Under the row lock the moves take: the deadline, the
+    away seats and the waiting seats are read again there, so a second runner
+    (another process, or a second pass) finds nothing left to play. Each bot decides
+    from its own seat's view alone. The moves go the normal way (the log, the
+    family's records, the push) marked ``by_bot``; a person's move the whole table
+    saw awaited is also listed in ``Game.bot_marks``, for the table and the replay
+    to say the bot played it. Only the decision that was due is played; the next one
+    waits for the next pass. Returns the number of moves played."""
     with _table_transaction():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.PLAYING:
             return 0
         now = now or timezone.now()
         timed_out = game.deadline is not None and game.deadline <= now
-        if not timed_out and not game.with_bots:
+        away = presence.expired_positions(game.pk, now)
+        if not timed_out and not game.with_bots and not away:
             return 0
         seats = _seats_by_position(game)
         bots = _bot_positions(seats) if game.with_bots else set()
@@ -442,13 +446,20 @@ def clock_tick(*, game_id: int, now: dt.datetime | None = None) -> int:
         fields: list[str] = []
         played = 0
         for position in sorted(engine.waiting_for(state)):
-            if position not in seats or not (timed_out or position in bots):
+            if position not in seats or not (
+                timed_out or position in bots or position in away
+            ):
                 continue
             if game.turn != turn or game.status != Game.Status.PLAYING:
                 break
             view = engine.view(state, position)
             if not view.get("legal"):
                 continue
+            # Said only when the spectator sees the table wait for this seat: a
+            # mark where that is secret (a night's actors, the sniper) would tell.
+            public = position not in bots and position in (
+                engine.view(state, None).get("waiting_for") or ()
+            )
             try:
                 action = engine.bot_action(view, rng)
                 state, more = _apply_move(
@@ -458,6 +469,9 @@ def clock_tick(*, game_id: int, now: dt.datetime | None = None) -> int:
                 # Only the kind of failure: the move itself is the seat's secret.
                 log.exception("table %s: the bot could not move", game.pk)
                 continue
+            if public:
+                game.bot_marks = [*game.bot_marks, [game.version, position]]
+                more.append("bot_marks")
             fields += more
             played += 1
         if played:
@@ -471,18 +485,26 @@ def clock_tick(*, game_id: int, now: dt.datetime | None = None) -> int:
 
 
 def clocks_due(now: dt.datetime | None = None) -> list[int]:
-    """The started tables with a move for the bot: deadline passed, or bots seated."""
+    """The started tables with a move for the bot: deadline passed, bots seated, or
+    a seat away past its grace."""
     now = now or timezone.now()
-    return list(
+    due = list(
         Game.objects.filter(status=Game.Status.PLAYING)
         .filter(Q(deadline__lte=now) | Q(with_bots=True))
         .order_by("deadline", "pk")
         .values_list("pk", flat=True)
     )
+    seen = set(due)
+    return due + [pk for pk in presence.tables_with_expired(now) if pk not in seen]
 
 
 def clocks_run_once(now: dt.datetime | None = None) -> int:
-    """One pass of ``manage.py run_clocks``: every due table once. Returns moves."""
+    """One pass of ``manage.py run_clocks``: the sockets of dead processes swept
+    (``games.presence.sweep``), then every due table once. Returns moves."""
+    try:
+        presence.sweep(now)
+    except Exception:  # presence must never stop the clocks
+        log.exception("the presence sweep failed")
     played = 0
     for game_id in clocks_due(now):
         try:

@@ -28,6 +28,7 @@ from games import engine
 from games.cache import LRU
 from games.families.registry import family_of
 from games.models import Game
+from games.presence import bot_moves
 from games.state import action_log, game_setup, load_state, state_at
 
 EVERYONE = "all"
@@ -45,6 +46,9 @@ class Step:
     kind: str
     label: str
     milestone: bool
+    bot_for: str = ""
+    """The name of the person for whom the bot made this step's move (the clock or
+    the grace ran out), when the table saw that seat awaited: only that it did."""
 
 
 # --- the public story of the game -------------------------------------------------
@@ -77,6 +81,7 @@ def steps(game: Game, names: Mapping[int, str]) -> list[Step]:
     """Every step of the game, labelled from its public events only."""
     ruleset = game.ruleset
     family = family_of(ruleset)
+    by_bot = dict(bot_moves(game, names))
     result = []
     for number, events in enumerate(public_events(game)):
         kind, milestone = family.step_kind(events)
@@ -87,7 +92,11 @@ def steps(game: Game, names: Mapping[int, str]) -> list[Step]:
         )
         result.append(
             Step(
-                number=number, kind=kind, label=label, milestone=milestone or not number
+                number=number,
+                kind=kind,
+                label=label,
+                milestone=milestone or not number,
+                bot_for=by_bot.get(number, ""),
             )
         )
     return result

@@ -16,6 +16,7 @@ from accounts.models import User
 from games import engine
 from games.families.registry import family_of
 from games.models import Game
+from games.presence import bot_moves
 from games.rendering import option_labels
 from games.state import load_state
 from history import export, hooks, presenters, selectors
@@ -95,6 +96,7 @@ def game_review(request: HttpRequest, code: str) -> HttpResponse:
     else:
         names = selectors.seat_names(game)
         context.update(record=None, final=None, seat_names=names)
+    context["bot_moves"] = bot_moves(game, names)
     context.update(_replay_context(request, game, names))
     return render(request, "history/game.html", context)
 

@@ -143,6 +143,14 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # must be well above it: redis-py 8 lowered its default socket timeout to 5 s, equal
 # to the blocking read, and then every idle socket's read timed out and closed its
 # WebSocket with 1011. A test holds idle sockets open past these timeouts on Redis.
+# Presence at a table (games/presence.py, docs/clocks.md): a player whose last screen
+# of the table closed is waited for this long, then the bot plays their decisions
+# until they return. Each open socket beats every HEARTBEAT seconds; one silent for
+# STALE seconds belongs to a dead process and is swept by the clock's runner.
+PRESENCE_GRACE_SECONDS = int(os.environ.get("PRESENCE_GRACE_SECONDS", "60"))
+PRESENCE_HEARTBEAT_SECONDS = 15
+PRESENCE_STALE_SECONDS = 45
+
 CHANNEL_LAYER_BLOCKING_READ = 5
 CHANNEL_LAYER_SOCKET_TIMEOUT = 10
 CHANNEL_LAYER_CONNECT_TIMEOUT = 2

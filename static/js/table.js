@@ -162,6 +162,36 @@
   tickClock();
   window.setInterval(tickClock, 500);
 
+  // --- who is away: each notice counts its grace down the same way (data-away-until
+  // and the server's data-now, in ms); at zero the runner's bot plays for that seat.
+  // A line shows only once its player has been away a few seconds: a page reloading
+  // (its socket closing and opening again) does not flash its player away.
+  var AWAY_SETTLE_MS = 3000;
+  function tickAway() {
+    document.querySelectorAll("#table-presence [data-away-until]").forEach(function (line) {
+      var offset = parseInt(line.getAttribute("data-now"), 10) - (line._loadedAt || (line._loadedAt = Date.now()));
+      var since = parseInt(line.getAttribute("data-away-since"), 10);
+      line.hidden = Date.now() + offset - since < AWAY_SETTLE_MS;
+      if (line.classList.contains("expired")) return;
+      var until = parseInt(line.getAttribute("data-away-until"), 10);
+      var left = Math.max(0, Math.ceil((until - (Date.now() + offset)) / 1000));
+      if (left === 0) {
+        line.classList.add("expired");
+        line.textContent = line.getAttribute("data-expired") || "";
+        return;
+      }
+      var text = Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
+      var digits = line.getAttribute("data-digits");
+      if (digits && digits.length === 10) {
+        text = text.replace(/[0-9]/g, function (d) { return digits.charAt(+d); });
+      }
+      var shown = line.querySelector("[data-clock-left]");
+      if (shown) shown.textContent = text;
+    });
+  }
+  tickAway();
+  window.setInterval(tickAway, 500);
+
   // A form marked data-confirm asks first (without JavaScript, such forms sit behind
   // a <details> that has to be opened first).
   document.addEventListener("submit", function (event) {

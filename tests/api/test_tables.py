@@ -188,3 +188,41 @@ def test_a_started_table_cannot_be_closed() -> None:
     assert answer.status == 409
     assert answer.code == "not_open"
     assert game(code).status == "playing"
+
+
+def test_open_a_table_with_a_turn_clock() -> None:
+    """``turn_seconds`` takes the form's choices; the table shows its clock, and the
+    clock starts with the game."""
+    host = program()
+    answer = host.post(
+        "tables", {"ruleset": "partisans", "seats": 5, "turn_seconds": 60}
+    )
+    assert answer.status == 201
+    assert answer.body["turn_seconds"] == 60
+    assert answer.body["deadline"] is None
+    assert Game.objects.get(code=answer.body["code"]).turn_seconds == 60
+    plain = host.post("tables", {"ruleset": "partisans", "seats": 5})
+    assert plain.body["turn_seconds"] == 0
+
+
+@pytest.mark.parametrize("value", [45, -30, "60", 60.0, None, 100000])
+def test_a_turn_clock_off_the_choices_is_refused(value: object) -> None:
+    """Like the form: only the listed values; nothing is opened."""
+    answer = program().post(
+        "tables", {"ruleset": "partisans", "seats": 5, "turn_seconds": value}
+    )
+    assert answer.status == 400, answer.body
+    assert "turn_seconds" in str(answer.body)
+    assert not Game.objects.exists()
+
+
+def test_the_document_lists_the_turn_clocks_choices() -> None:
+    from api.views import api
+    from games.models import TURN_CLOCK_CHOICES
+
+    create = api.document()["components"]["schemas"]["TableCreateRequest"]
+    clock = create["properties"]["turn_seconds"]
+    assert clock["enum"] == list(TURN_CLOCK_CHOICES)
+    assert clock["default"] == 0 and "docs/clocks.md" in clock["description"]
+    table = api.document()["components"]["schemas"]["Table"]
+    assert {"turn_seconds", "deadline"} <= set(table["properties"])
