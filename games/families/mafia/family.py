@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games import engine
-from games.families.mafia import moves, presenters, schemas, sentences
+from games.families.mafia import moves, presenters, review, schemas, sentences
 from games.families.mafia.engine.roles import DEALT, MAFIA_ROLES, Side
 from games.families.mafia.words import Words, words_for
 from games.families.registry import Family, Region
@@ -73,10 +73,7 @@ class MafiaFamily(Family):
         return sentences.step_kind(events)
 
     def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
-        from games.state import load_state
-
-        final = engine.view(load_state(game), None)
-        return {"review": presenters.board(final, names, playing=False)}
+        return review.review(game, names)
 
 
 FAMILY = MafiaFamily()

@@ -1,0 +1,147 @@
+"""A finished Partisan (Mafia) game in history: the review tells every night's real
+choices (never a sleeper's tap) with the engine's resolution and the morning, every
+vote with its ballots and counts against the threshold, every warning, kick and
+inquiry; it is shown only once the game is over. The replay shows the game as each
+player saw it, and as the moderator did, and never more."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import engine, services
+from games.engine import oracle
+from games.families.mafia.engine.state import Phase
+from games.models import Game
+from games.state import action_log, game_setup, load_state
+from history import replay
+from tests.games.families.mafia.support import (
+    play_one,
+    secret_words,
+    start_table,
+    users_by_seat,
+)
+
+pytestmark = pytest.mark.django_db
+
+MODERATOR_AS = replay.MODERATOR
+
+
+def finished_game(seed: int, options: dict[str, Any] | None = None) -> Game:
+    """A complete game of random legal moves through the services."""
+    game, _moderator = start_table(options)
+    rng = random.Random(seed)
+    while game.status == Game.Status.PLAYING:
+        play_one(game, rng)
+    return game
+
+
+def states(game: Game) -> list[Any]:
+    """The state after each step, rebuilt independently of the code under test."""
+    state = engine.setup(game_setup(game))
+    result = [state]
+    for seat, action in action_log(game):
+        state, _events = engine.apply(state, seat, action)
+        result.append(state)
+    return result
+
+
+def taps(game: Game) -> set[tuple[int, str, int]]:
+    """Every sleeper's tap as (night, step, seat), read from the log and the state
+    each was made in."""
+    found = set()
+    state = engine.setup(game_setup(game))
+    for seat, action in action_log(game):
+        if action["type"] == "tap" and state.phase is Phase.NIGHT:
+            assert state.sleep is not None
+            found.add((state.night, state.sleep.value, seat))
+        state, _events = engine.apply(state, seat, action)
+    return found
+
+
+def _client(user: Any = None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _section(page: str, attribute: str, number: int) -> str:
+    pattern = rf'<section class="[^"]*" {attribute}="{number}">(.*?)</section>'
+    match = re.search(pattern, page, re.S)
+    assert match, (attribute, number)
+    return match.group(1)
+
+
+@pytest.mark.parametrize("seed", [5, 8])
+def test_the_review_tells_every_night_and_day_and_no_tap(seed: int) -> None:
+    game = finished_game(seed)
+    final = load_state(game)
+    view = engine.view(final, None)
+    page = _client().get(f"/history/g/{game.code}/").content.decode()
+    # Everything is public after the end: nothing on the page is a leak, and the
+    # winner is on the banner.
+    assert oracle.find_leaks(final, None, page, secret_words()) == []
+    nights = view["ledger"]["nights"]
+    assert nights, "a finished game has had nights"
+    for night in nights:
+        part = _section(page, "data-night", night["night"])
+        rows = re.findall(r'data-choice="(\w+)" data-chooser="(\d+)"', part)
+        # Exactly the real choices, in order: who chose at which step.
+        assert rows == [(p["step"], str(p["seat"])) for p in night["picks"]]
+        for pick in night["picks"]:
+            if pick["reading"]:
+                assert f'data-reading="{pick["reading"]}"' in part
+        assert part.count("data-no-effect") == sum(
+            not p["effective"] for p in night["picks"]
+        )
+        if night["night"]:
+            assert "data-resolution" in part
+        assert "data-morning" in part
+        # A sleeper's tap is no choice: never a row.
+        for tap_night, step, seat in taps(game):
+            if tap_night == night["night"]:
+                assert (step, str(seat)) not in rows
+    days = {v["day"] for v in view["votes"]} | {d["day"] for d in view["discipline"]}
+    days |= {i["day"] for i in view["inquiries"]}
+    for number in days:
+        part = _section(page, "data-day", number)
+        votes = [v for v in view["votes"] if v["day"] == number]
+        assert re.findall(r'data-vote="(\w+)"', part) == [v["kind"] for v in votes]
+        counted = re.findall(r'data-candidate="(\d+)" data-count="(\d+)"', part)
+        assert counted == [
+            (str(seat), str(vote["counts"][str(seat)]))
+            for vote in votes
+            for seat in vote["candidates"]
+        ]
+        assert part.count("data-voter=") == sum(len(v["voters"]) for v in votes)
+        assert part.count("data-chosen") == sum(len(v["chosen"]) for v in votes)
+        discipline = [d for d in view["discipline"] if d["day"] == number]
+        if discipline:
+            assert re.search(r"data-discipline>(.*?)</ul>", part, re.S).group(1).count(
+                "<li>"
+            ) == len(discipline)
+        if any(i["day"] == number for i in view["inquiries"]):
+            assert "data-inquiries" in part
+    winner = view["outcome"]["winner"]
+    assert ("over-good" if winner == "citizens" else "over-evil") in page
+
+
+def test_the_review_waits_for_the_end() -> None:
+    game, moderator = start_table()
+    rng = random.Random(3)
+    for _ in range(60):
+        play_one(game, rng)
+    users = users_by_seat(game)
+    # While the game runs its history page does not exist, for anyone.
+    for user in (users[0], moderator, None):
+        assert _client(user).get(f"/history/g/{game.code}/").status_code == 404
+    services.game_abandon(game=game, user=moderator)
+    # An abandoned game never ended: nothing of its nights or cards is shown.
+    page = _client(users[0]).get(f"/history/g/{game.code}/").content.decode()
+    assert "data-choice=" not in page and "data-night=" not in page
+    assert oracle.find_leaks(load_state(game), None, page, secret_words()) == []
