@@ -145,3 +145,52 @@ def test_the_review_waits_for_the_end() -> None:
     page = _client(users[0]).get(f"/history/g/{game.code}/").content.decode()
     assert "data-choice=" not in page and "data-night=" not in page
     assert oracle.find_leaks(load_state(game), None, page, secret_words()) == []
+
+
+def _fragment(client: Client, game: Game, step: int, perspective: str) -> str:
+    response = client.get(
+        f"/history/g/{game.code}/replay/", {"step": step, "as": perspective}
+    )
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_replay_shows_each_seat_and_the_moderator_what_they_saw() -> None:
+    game = finished_game(11)
+    every = states(game)
+    final = every[-1]
+    words = secret_words()
+    users = users_by_seat(game)
+    last = len(every) - 1
+    # The deal, the introduction night, some night steps and dawns, days, the end.
+    night_steps = [k for k, s in enumerate(every) if s.phase is Phase.NIGHT]
+    sample = sorted(
+        {0, 1, 2, 3, last - 1, last, *night_steps[:: max(1, len(night_steps) // 12)]}
+    )
+    client = _client(users[0])
+    page = client.get(f"/history/g/{game.code}/").content.decode()
+    assert f'<option value="{MODERATOR_AS}"' in page
+    seen_console = seen_secret_kept = 0
+    for step in sample:
+        state = every[step]
+        everyone = _fragment(client, game, step, replay.EVERYONE)
+        assert oracle.find_leaks(state, None, everyone, words, after=final) == []
+        moderator = _fragment(client, game, step, MODERATOR_AS)
+        assert f'data-as="{MODERATOR_AS}"' in moderator
+        # The moderator's screen is his console: every role, at every step.
+        if step < last:
+            assert "mafia-console" in moderator
+            seen_console += 1
+            for seat, role in enumerate(state.table.roles):
+                assert f'data-seat="{seat}"' in moderator and role.value in moderator
+        for seat in range(10):
+            # Watched by someone else, and by the player themself: what the seat
+            # knew then, never another's night choice or card before the end.
+            for watcher in (client, _client(users[seat])):
+                shown = _fragment(watcher, game, step, str(seat))
+                assert f'data-as="{seat}"' in shown
+                leaks = oracle.find_leaks(state, seat, shown, words, after=final)
+                assert leaks == [], (step, seat, leaks)
+            if step < last and oracle.secrets(state, seat, after=final):
+                seen_secret_kept += 1
+    assert seen_console and seen_secret_kept
