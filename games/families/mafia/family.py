@@ -9,11 +9,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games import engine
-from games.families.mafia import moves, presenters, review, schemas, sentences
+from games.families.mafia import (
+    export,
+    moves,
+    presenters,
+    review,
+    schemas,
+    sentences,
+)
 from games.families.mafia.engine.roles import DEALT, MAFIA_ROLES, Side
 from games.families.mafia.words import Words, words_for
 from games.families.registry import Family, Region
-from games.models import Game
+from games.models import Game, Seat
 
 
 class MafiaFamily(Family):
@@ -74,6 +81,22 @@ class MafiaFamily(Family):
 
     def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
         return review.review(game, names)
+
+    def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
+        return export.export(game, seats)
+
+    def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
+        return export.export_action(action)
+
+    def import_action(
+        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return export.import_action(state, seat, action, data)
+
+    def verify_export(
+        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
+    ) -> list[str]:
+        return export.verify(final_view, data)
 
 
 FAMILY = MafiaFamily()
