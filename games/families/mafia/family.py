@@ -5,21 +5,25 @@ moderator, shows him the engine's moderator view and takes his moves as seat -1.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from django.db.models import Q, QuerySet
 
 from games import engine
 from games.families.mafia import (
     export,
     moves,
     presenters,
+    projection,
     review,
     schemas,
     sentences,
+    stats,
 )
 from games.families.mafia.engine.roles import DEALT, MAFIA_ROLES, Side
 from games.families.mafia.words import Words, words_for
-from games.families.registry import Family, Region
+from games.families.registry import Family, Figure, Region
 from games.models import Game, Seat
 
 
@@ -81,6 +85,26 @@ class MafiaFamily(Family):
 
     def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
         return review.review(game, names)
+
+    def project(
+        self,
+        *,
+        game: Game,
+        seats: Mapping[int, Seat],
+        events: Sequence[engine.Event],
+        state: Any,
+    ) -> None:
+        projection.project(game=game, seats=seats, events=events, state=state)
+
+    facts = stats.FACTS
+
+    def fact_condition(self, fact: str, player_id: int) -> Q:
+        return stats.fact_condition(fact, player_id)
+
+    def player_figures(
+        self, seats: QuerySet[Seat], url: Callable[..., str]
+    ) -> list[Figure]:
+        return stats.figures(stats.player_facts(seats), url)
 
     def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
         return export.export(game, seats)

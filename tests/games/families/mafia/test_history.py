@@ -15,10 +15,12 @@ from django.test import Client
 
 from games import engine, services
 from games.engine import oracle
+from games.families.mafia import stats
 from games.families.mafia.engine.state import Phase
 from games.models import Game
 from games.state import action_log, game_setup, load_state
-from history import replay
+from history import figures, replay, selectors
+from tests.factories import UserFactory
 from tests.games.families.mafia.support import (
     play_one,
     secret_words,
@@ -194,3 +196,93 @@ def test_the_replay_shows_each_seat_and_the_moderator_what_they_saw() -> None:
             if step < last and oracle.secrets(state, seat, after=final):
                 seen_secret_kept += 1
     assert seen_console and seen_secret_kept
+
+
+# --- the profile's figures and the list's filters -----------------------------------
+
+
+def _table_with(users: list[Any], moderator: Any, *, bots: bool = False) -> Game:
+    """A started table with ``users`` seated (and bots in the empty seats)."""
+    game = services.game_create(
+        host=moderator, ruleset="mafia_partisan", seat_count=10, options={}
+    )
+    for user in users:
+        services.seat_join(game=game, user=user)
+    if bots:
+        services.seats_fill_with_bots(game=game, host=moderator)
+    return services.game_start(game=game, user=moderator)
+
+
+def _finish(game: Game, seed: int) -> Game:
+    rng = random.Random(seed)
+    while game.status == Game.Status.PLAYING:
+        play_one(game, rng)
+    return game
+
+
+def _expected(games: list[Game], user: Any) -> dict[str, set[str]]:
+    """The games behind each figure of ``user``, worked out from the replays."""
+    found: dict[str, set[str]] = {fact: set() for fact in stats.FACTS}
+    for game in games:
+        seat = game.seats.get(user=user).position
+        final = states(game)[-1]
+        side = final.sides[seat].value
+        role = final.table.roles[seat].value
+        causes = [c for e in final.exits if e.seat == seat for c in e.causes]
+        prefix = "mafia_citizen" if side == "citizens" else "mafia_mafia"
+        found[f"{prefix}_games"].add(game.code)
+        if final.in_game[seat]:
+            found[f"{prefix}_survived"].add(game.code)
+        if "voted_out" in causes:
+            found[f"{prefix}_voted_out"].add(game.code)
+        if role == "soldier":
+            found["mafia_soldier_games"].add(game.code)
+            if side == "mafia":
+                found["mafia_recruited"].add(game.code)
+    return found
+
+
+def test_the_profile_counts_each_side_and_the_list_shows_the_games_behind() -> None:
+    moderator = UserFactory()
+    regulars = UserFactory.create_batch(9)
+    games = [
+        _finish(_table_with([*regulars, UserFactory()], moderator), seed)
+        for seed in (2, 4, 6)
+    ]
+    # A practice game with bots never counts (docs/stats.md).
+    practice = _finish(_table_with(regulars, moderator, bots=True), 8)
+    assert practice.with_bots and practice.status == Game.Status.FINISHED
+    client = _client()
+    seen = set()
+    for user in regulars[:4]:
+        expected = _expected(games, user)
+        shown = figures.profile_figures(
+            user.username, selectors.player_stats(user, None)
+        )
+        for fact, codes in expected.items():
+            page = client.get("/history/", {"player": user.username, "fact": fact})
+            listed = set(re.findall(r'<li data-game="([^"]+)"', page.content.decode()))
+            assert listed == codes, (user.username, fact)
+            seen |= {fact for _ in codes}
+        for side in ("citizen", "mafia"):
+            figure = shown.fact(f"mafia-{side}-survived")
+            assert figure.count == len(expected[f"mafia_{side}_survived"])
+            assert figure.total == len(expected[f"mafia_{side}_games"])
+        recruited = shown.fact("mafia-recruited")
+        assert recruited.total == len(expected["mafia_soldier_games"])
+        assert recruited.count == len(expected["mafia_recruited"])
+        voted = shown.fact("mafia-citizen-voted-out")
+        assert voted.count == len(expected["mafia_citizen_voted_out"])
+        # The platform's own rows: played and won by side and by role.
+        sides = {row.key: row.record for row in shown.by_side}
+        for side in ("citizens", "mafia"):
+            total = len(
+                expected[f"mafia_{'citizen' if side == 'citizens' else 'mafia'}_games"]
+            )
+            if total:
+                assert sides[f"mafia_partisan:{side}"].total == total
+        assert sum(row.record.total for row in shown.by_role) == len(games)
+    assert {"mafia_citizen_games", "mafia_mafia_games"} <= seen
+    assert seen & {"mafia_citizen_survived", "mafia_mafia_survived"}
+    profile = _client(regulars[0]).get(f"/u/{regulars[0].username}/").content.decode()
+    assert 'data-stat="mafia-citizen-survived"' in profile
