@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.test import Client
@@ -34,8 +35,10 @@ MODERATOR_AS = replay.MODERATOR
 
 
 def finished_game(seed: int, options: dict[str, Any] | None = None) -> Game:
-    """A complete game of random legal moves through the services."""
-    game, _moderator = start_table(options)
+    """A complete game of random legal moves through the services, dealt with
+    ``seed`` (so a test knows what happens in it: the engine is deterministic)."""
+    with mock.patch("games.services.secrets.randbits", return_value=seed):
+        game, _moderator = start_table(options)
     rng = random.Random(seed)
     while game.status == Game.Status.PLAYING:
         play_one(game, rng)
@@ -79,12 +82,18 @@ def _section(page: str, attribute: str, number: int) -> str:
     return match.group(1)
 
 
-@pytest.mark.parametrize("seed", [5, 8])
+# Seed 33: a recruitment, the colonel's midday, inquiries, warnings and kicks, choices
+# without effect, the mafia win; seed 19: the citizens win.
+@pytest.mark.parametrize("seed", [33, 19])
 def test_the_review_tells_every_night_and_day_and_no_tap(seed: int) -> None:
     game = finished_game(seed)
     final = load_state(game)
     view = engine.view(final, None)
+    assert game.seed == seed and view["inquiries"] and view["discipline"]
+    if seed == 33:
+        assert view["middays"] and view["ledger"]["recruit"] is not None
     page = _client().get(f"/history/g/{game.code}/").content.decode()
+    names = selectors.seat_names(game)
     # Everything is public after the end: nothing on the page is a leak, and the
     # winner is on the banner.
     assert oracle.find_leaks(final, None, page, secret_words()) == []
@@ -102,14 +111,21 @@ def test_the_review_tells_every_night_and_day_and_no_tap(seed: int) -> None:
             not p["effective"] for p in night["picks"]
         )
         if night["night"]:
-            assert "data-resolution" in part
+            resolution = re.search(r"data-resolution>(.*?)</ul>", part, re.S)
+            assert resolution
+            # The engine's resolution names whoever it concerns.
+            res = night["resolution"]
+            concerned = [e["seat"] for e in res["exits"]] + res["saved"]
+            concerned += [res["recruited"]] if res["recruited"] is not None else []
+            for seat in concerned:
+                assert names[seat] in resolution.group(1), (night["night"], seat)
         assert "data-morning" in part
         # A sleeper's tap is no choice: never a row.
         for tap_night, step, seat in taps(game):
             if tap_night == night["night"]:
                 assert (step, str(seat)) not in rows
     days = {v["day"] for v in view["votes"]} | {d["day"] for d in view["discipline"]}
-    days |= {i["day"] for i in view["inquiries"]}
+    days |= {i["day"] for i in view["inquiries"]} | {m["day"] for m in view["middays"]}
     for number in days:
         part = _section(page, "data-day", number)
         votes = [v for v in view["votes"] if v["day"] == number]
@@ -129,6 +145,11 @@ def test_the_review_tells_every_night_and_day_and_no_tap(seed: int) -> None:
             ) == len(discipline)
         if any(i["day"] == number for i in view["inquiries"]):
             assert "data-inquiries" in part
+        # The colonel's midday choice: the two he named and whom he shot.
+        for midday in (m for m in view["middays"] if m["day"] == number):
+            assert "data-midday" in part
+            for seat in (*midday["named"], midday["target"]):
+                assert names[seat] in part
     winner = view["outcome"]["winner"]
     assert ("over-good" if winner == "citizens" else "over-evil") in page
 
@@ -180,6 +201,7 @@ def test_the_replay_shows_each_seat_and_the_moderator_what_they_saw() -> None:
         moderator = _fragment(client, game, step, MODERATOR_AS)
         assert f'data-as="{MODERATOR_AS}"' in moderator
         # The moderator's screen is his console: every role, at every step.
+        assert '<form method="post"' not in moderator  # a replay offers no move
         if step < last:
             assert "mafia-console" in moderator
             seen_console += 1
