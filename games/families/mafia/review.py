@@ -462,9 +462,17 @@ def page(view: Mapping[str, Any], names: Mapping[int, str]) -> ReviewPage:
 
 def review(game: Game, names: Mapping[int, str]) -> dict[str, Any]:
     """The family's part of the review page's context. ``final`` replaces the
-    platform's banner object (the live board has no winner words of its own)."""
+    platform's banner object (the live board has no winner words of its own);
+    ``export_note`` the platform's words on what the export leaves out."""
     shown = page(final_view(game), names)
-    context: dict[str, Any] = {"review": shown}
+    context: dict[str, Any] = {
+        "review": shown,
+        "export_note": _(
+            "The whole game as a JSON file: the deal, the players, every night's "
+            "choices and resolution, every vote and every action, and the result. "
+            "What a sleeper tapped is left out: it was no choice."
+        ),
+    }
     if shown.ending is not None:
         context["final"] = shown.ending
     return context

@@ -152,6 +152,18 @@ def test_the_review_tells_every_night_and_day_and_no_tap(seed: int) -> None:
                 assert names[seat] in part
     winner = view["outcome"]["winner"]
     assert ("over-good" if winner == "citizens" else "over-evil") in page
+    # Every sentence has its words in each language (a missing placeholder in a
+    # translation would fail the page).
+    for language in ("en", "ru", "fa"):
+        shown = _client().get(
+            f"/history/g/{game.code}/", headers={"accept-language": language}
+        )
+        assert shown.status_code == 200
+        if language == "en":
+            assert "What a sleeper tapped is left out" in shown.content.decode()
+        assert shown.content.decode().count("data-choice=") == sum(
+            len(n["picks"]) for n in nights
+        )
 
 
 def test_the_review_waits_for_the_end() -> None:
