@@ -205,6 +205,12 @@ def test_the_replay_shows_each_seat_and_the_moderator_what_they_saw() -> None:
     client = _client(users[0])
     page = client.get(f"/history/g/{game.code}/").content.decode()
     assert f'<option value="{MODERATOR_AS}"' in page
+    # Only a game with a moderator has his perspective; nonsense is everyone's.
+    assert replay.parse_seat(MODERATOR_AS, 10, moderated=True) == engine.MODERATOR
+    for value in (MODERATOR_AS, "-1"):
+        assert replay.parse_seat(value, 10) is None
+    nonsense = _fragment(client, game, last, "-1")
+    assert f'data-as="{replay.EVERYONE}"' in nonsense
     seen_console = seen_secret_kept = 0
     for step in sample:
         state = every[step]
