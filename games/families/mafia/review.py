@@ -130,15 +130,7 @@ class ReviewPage:
     outcome: str
     ending: Ending | None
     parts: list[NightPart | DayPart] = field(default_factory=list)
-    record: list[str] = field(default_factory=list)
-
-    @property
-    def nights(self) -> list[NightPart]:
-        return [part for part in self.parts if isinstance(part, NightPart)]
-
-    @property
-    def days(self) -> list[DayPart]:
-        return [part for part in self.parts if isinstance(part, DayPart)]
+    """Night 0, day 1, night 1, day 2…: each day follows the night before it."""
 
 
 def _reason(reason: str) -> str:
@@ -456,7 +448,6 @@ def page(view: Mapping[str, Any], names: Mapping[int, str]) -> ReviewPage:
         outcome=board.outcome,
         ending=_ending(view, words),
         parts=parts,
-        record=board.record,
     )
 
 
