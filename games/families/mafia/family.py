@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.families.mafia import (
@@ -37,6 +38,16 @@ class MafiaFamily(Family):
         Region("record", "mafia/record.html", shared=True, column="side"),
     )
     review_template = "mafia/review.html"
+    replay_notes = {
+        "everyone": _(
+            "Everyone: every role turned up, and every choice of the night so far."
+        ),
+        "own": _("What you knew at this step."),
+        "other": _(
+            "Exactly what this player knew at this step: their card, their own "
+            "choices, and the mafia's nights if they woke with them."
+        ),
+    }
     rules_template = "mafia/rules.html"
     view_schema, move_schema = schemas.MafiaView, schemas.MafiaMove
 

@@ -211,6 +211,15 @@ def test_the_replay_shows_each_seat_and_the_moderator_what_they_saw() -> None:
         assert replay.parse_seat(value, 10) is None
     nonsense = _fragment(client, game, last, "-1")
     assert f'data-as="{replay.EVERYONE}"' in nonsense
+    # The line under the step speaks of this game, not of mission cards.
+    for perspective in (replay.EVERYONE, "3"):
+        english = client.get(
+            f"/history/g/{game.code}/replay/",
+            {"step": 5, "as": perspective},
+            headers={"accept-language": "en"},
+        ).content.decode()
+        assert "mission card" not in english and "cards they played" not in english
+        assert "every choice of the night" in english or "their own choices" in english
     seen_console = seen_secret_kept = 0
     for step in sample:
         state = every[step]
