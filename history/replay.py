@@ -9,6 +9,8 @@ player saw during the game. The engine gives the replay's perspectives itself
 * **as one player**: exactly what that seat knew at the step, minus what stays the
   player's own secret forever (in the Resistance games, who played which mission
   card) unless the person watching *is* that player;
+* **as the moderator** (a game with one, ``Ruleset.has_moderator``): his view at
+  the step, which holds everything;
 * **as everyone**: the spectator's view, with what became public at the end laid over
   it by the engine.
 
@@ -33,6 +35,8 @@ from games.state import action_log, game_setup, load_state, state_at
 
 EVERYONE = "all"
 """The ``as`` value of the view with every role turned up."""
+MODERATOR = "moderator"
+"""The ``as`` value of the moderator's view, in a game that has one."""
 
 _events_cache: LRU[tuple[str, int], list[list[engine.Event]]] = LRU(256)
 
@@ -105,8 +109,13 @@ def steps(game: Game, names: Mapping[int, str]) -> list[Step]:
 # --- the board at a step ----------------------------------------------------------
 
 
-def parse_seat(value: str | None, players: int) -> int | None:
-    """The seat named by a query string's ``as``; None for everyone or nonsense."""
+def parse_seat(
+    value: str | None, players: int, *, moderated: bool = False
+) -> int | None:
+    """The seat named by a query string's ``as`` (``engine.MODERATOR`` for the
+    moderator of a game that has one); None for everyone or nonsense."""
+    if moderated and value == MODERATOR:
+        return engine.MODERATOR
     if value is None or not value.isdigit():
         return None
     seat = int(value)
@@ -159,8 +168,8 @@ class Screen:
     view: dict[str, Any]
     public_view: dict[str, Any]
     perspectives: list[tuple[str, str]]
-    """(``as`` value, label): everyone, then each player; only everyone for an
-    abandoned game."""
+    """(``as`` value, label): everyone, the moderator (in a game that has one),
+    then each player; only everyone for an abandoned game."""
 
     @property
     def last(self) -> int:
@@ -168,16 +177,31 @@ class Screen:
 
     @property
     def perspective(self) -> str:
-        return EVERYONE if self.seat is None else str(self.seat)
+        if self.seat is None:
+            return EVERYONE
+        return MODERATOR if self.seat == engine.MODERATOR else str(self.seat)
+
+    @property
+    def moderator(self) -> bool:
+        return self.seat == engine.MODERATOR
 
     @property
     def milestones(self) -> list[Step]:
         return [step for step in self.steps if step.milestone]
 
 
+def _moderated(game: Game) -> bool:
+    try:
+        return engine.get_ruleset(game.ruleset).has_moderator
+    except engine.UnknownRuleset:
+        return False
+
+
 def perspectives(game: Game, names: Mapping[int, str]) -> list[tuple[str, str]]:
     choices = [(EVERYONE, _("Everyone (every role turned up)"))]
     if game.status == Game.Status.FINISHED:
+        if _moderated(game):
+            choices.append((MODERATOR, _("The moderator")))
         choices += [(str(seat), name) for seat, name in sorted(names.items())]
     else:
         choices = [(EVERYONE, _("A spectator"))]
@@ -196,7 +220,7 @@ def screen(
     bad one falls back to the deal, seen by everyone)."""
     all_steps = steps(game, names)
     number = clamp_step(step, len(all_steps) - 1, default=0)
-    position = parse_seat(seat, game.seat_count)
+    position = parse_seat(seat, game.seat_count, moderated=_moderated(game))
     if game.status != Game.Status.FINISHED:
         position = None
     return Screen(

@@ -200,6 +200,12 @@ class Family:
         names the move; milestones are the steps the replay's quick links jump to."""
         return "", False
 
+    replay_notes: ClassVar[Mapping[str, Text]] = {}
+    """The replay's line under the step for a perspective, where the platform's
+    (worded for the Resistance games' cards and votes) does not fit the family:
+    ``everyone`` (a finished game seen by everyone), ``own`` (a player watching
+    their own seat), ``other`` (someone else's seat)."""
+
     def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
         """What the family's part of a finished game's review page shows (from its
         records)."""

@@ -5,15 +5,27 @@ moderator, shows him the engine's moderator view and takes his moves as seat -1.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+
 from games import engine
-from games.families.mafia import moves, presenters, schemas, sentences
+from games.families.mafia import (
+    export,
+    moves,
+    presenters,
+    projection,
+    review,
+    schemas,
+    sentences,
+    stats,
+)
 from games.families.mafia.engine.roles import DEALT, MAFIA_ROLES, Side
 from games.families.mafia.words import Words, words_for
-from games.families.registry import Family, Region
-from games.models import Game
+from games.families.registry import Family, Figure, Region
+from games.models import Game, Seat
 
 
 class MafiaFamily(Family):
@@ -26,6 +38,16 @@ class MafiaFamily(Family):
         Region("record", "mafia/record.html", shared=True, column="side"),
     )
     review_template = "mafia/review.html"
+    replay_notes = {
+        "everyone": _(
+            "Everyone: every role turned up, and every choice of the night so far."
+        ),
+        "own": _("What you knew at this step."),
+        "other": _(
+            "Exactly what this player knew at this step: their card, their own "
+            "choices, and the mafia's nights if they woke with them."
+        ),
+    }
     rules_template = "mafia/rules.html"
     view_schema, move_schema = schemas.MafiaView, schemas.MafiaMove
 
@@ -89,10 +111,43 @@ class MafiaFamily(Family):
         return sentences.step_kind(events)
 
     def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
-        from games.state import load_state
+        return review.review(game, names)
 
-        final = engine.view(load_state(game), None)
-        return {"review": presenters.board(final, names, playing=False)}
+    def project(
+        self,
+        *,
+        game: Game,
+        seats: Mapping[int, Seat],
+        events: Sequence[engine.Event],
+        state: Any,
+    ) -> None:
+        projection.project(game=game, seats=seats, events=events, state=state)
+
+    facts = stats.FACTS
+
+    def fact_condition(self, fact: str, player_id: int) -> Q:
+        return stats.fact_condition(fact, player_id)
+
+    def player_figures(
+        self, seats: QuerySet[Seat], url: Callable[..., str]
+    ) -> list[Figure]:
+        return stats.figures(stats.player_facts(seats), url)
+
+    def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
+        return export.export(game, seats)
+
+    def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
+        return export.export_action(action)
+
+    def import_action(
+        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return export.import_action(state, seat, action, data)
+
+    def verify_export(
+        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
+    ) -> list[str]:
+        return export.verify(final_view, data)
 
 
 FAMILY = MafiaFamily()

@@ -25,7 +25,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.engine import MODERATOR
-from games.families.mafia.engine.roles import Side
 from games.families.mafia.words import Words, words_for
 from numerals.digits import localize
 
@@ -204,15 +203,6 @@ class Board:
     card: Card | None = None
     console: Console | None = None
     outcome: str = ""
-    winner: str | None = None
-    """The winning side's code once the game is over (the review's banner)."""
-    winner_label: str = ""
-    reason_label: str = ""
-
-    @property
-    def winner_is_good(self) -> bool:
-        """The review's banner tone: the citizens are the town's side."""
-        return self.winner == Side.CITIZENS.value
 
 
 def heading(view: Mapping[str, Any], words: Words) -> str:
@@ -561,6 +551,16 @@ _RESOLUTION = {
 }
 
 
+SNIPER = {
+    # The engine's outcome of the sniper's shot, as a sentence (console and review).
+    "no_effect": lambda: _("The sniper shot the General: no effect."),
+    "hit": lambda: _("The sniper hit a mafia member."),
+    "saved": lambda: _("The sniper hit a mafia member, whom the nurse saved."),
+    "missed": lambda: _("The sniper shot a citizen and leaves the game himself."),
+    "blocked": lambda: _("The sniper was disrupted: his shot had no effect."),
+}
+
+
 def _value(
     value: Any, names: Mapping[int, str], words: Words, seat: bool = False
 ) -> str:
@@ -607,6 +607,15 @@ def _exit(item: Mapping[str, Any], names: Mapping[int, str], words: Words) -> st
     return format_html("{}: {} ({})", _name(names, item.get("seat")), causes, when)
 
 
+def _demolition(value: str, words: Words) -> str:
+    """The disruption's effect: on nobody, none (his suspension), or on a role."""
+    if value == "none":
+        return _("no effect")
+    if value == "suspended":
+        return _("none: the demolisher is suspended")
+    return str(words.role(value))
+
+
 def _resolution(
     res: Mapping[str, Any] | None, names: Mapping[int, str], words: Words
 ) -> list[tuple[str, str]]:
@@ -619,18 +628,13 @@ def _resolution(
             continue
         if key == "colonel_hit":
             rows.append((label(), _name(names, value)))
+        elif key == "sniper" and value in SNIPER:
+            rows.append((label(), SNIPER[value]()))
+        elif key == "demolition":
+            rows.append((label(), _demolition(value, words)))
         else:
             rows.append((label(), _value(value, names, words)))
     return rows
-
-
-_REASONS = {
-    "no_mafia_left": lambda: _("No mafia player is left in the game."),
-    "mafia_parity": lambda: _(
-        "The mafia are at least as many as the citizens left in the game."
-    ),
-}
-"""Why a game ended, by the engine's reason code (the review's banner)."""
 
 
 MODERATOR_CUES = frozenset({"confirm_night", "midday", "start_vote", "end_day"})
@@ -798,10 +802,6 @@ def board(
         }
         result.banner = result.outcome
         result.banner_tone = "done"
-        result.winner = outcome["winner"]
-        result.winner_label = result.outcome
-        reason = _REASONS.get(outcome.get("reason") or "")
-        result.reason_label = str(reason()) if reason else ""
     if moderator:
         result.console = _console(view, names, words)
         # Nothing awaits him once the game is over or abandoned (no legal moves).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, RootModel
+from pydantic import Field, RootModel, SerializerFunctionWrapHandler, model_serializer
 
 from games.schemas import Answer, OptionValue, Request
 
@@ -56,6 +56,16 @@ class MafiaNightMove(Request):
     targets: Annotated[list[Seat], Field(min_length=2, max_length=2)] | None = None
     mode: Literal["shoot", "slaughter", "recruit", "pass"] | None = None
     guess: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _sent_keys_only(self, handler: SerializerFunctionWrapHandler) -> Record:
+        """The move the engine is handed has exactly the keys that were sent (a
+        null ``target`` sent to skip included): a step's form takes its own keys
+        and no other, not even as null, so the fields a program left out must not
+        come back as ``None``."""
+        dumped: Record = handler(self)
+        sent = self.model_fields_set | {"type"}
+        return {key: value for key, value in dumped.items() if key in sent}
 
 
 class MafiaVoteMove(Request):

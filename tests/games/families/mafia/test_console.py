@@ -92,3 +92,28 @@ def _step_ballots(game) -> None:
                 action={"type": "vote", "candidates": []},
                 turn=game.turn,
             )
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "fa"])
+@pytest.mark.parametrize("sniper", ["no_effect", "hit", "saved", "missed", "blocked"])
+@pytest.mark.parametrize("demolition", ["none", "suspended", "radio_operator"])
+def test_the_consoles_resolution_speaks_words_not_codes(
+    language: str, sniper: str, demolition: str
+) -> None:
+    """The night's resolution on the console says each effect in the moderator's
+    language: no engine code (``missed``, ``none``...) reaches the screen."""
+    from django.utils import translation
+
+    from games.families.mafia import presenters
+    from games.families.mafia.words import words_for
+
+    with translation.override(language):
+        rows = presenters._resolution(
+            {"sniper": sniper, "demolition": demolition},
+            {},
+            words_for("mafia_partisan"),
+        )
+    assert len(rows) == 2
+    for _label, value in rows:
+        assert str(value) not in {sniper, demolition}
+        assert "_" not in str(value)

@@ -155,8 +155,8 @@ def test_a_finished_game_has_its_review_and_replay() -> None:
     assert outcome is not None
     winners = {"citizens": "The citizens win.", "mafia": "The mafia win."}
     reasons = {
-        "no_mafia_left": "No mafia player is left in the game.",
-        "mafia_parity": "The mafia are at least as many as the citizens left",
+        "no_mafia_left": "No mafia member is left in the game",
+        "mafia_parity": "The mafia are at least as many as the citizens",
     }
     banner = body.split('role="status"', 1)[1].split("</div>", 1)[0]
     assert winners[outcome.winner] in banner
