@@ -1540,9 +1540,13 @@ def report(
     browser = args.seats == "browser"
     if browser:
         # A page's socket does not answer "acted": the moves are the versions the
-        # seats saw; a move's queries run before the mover's next frame.
+        # seats saw; a move's queries run before the mover's next frame. A page is
+        # a move's cost only as a POST's redirect (--act post); otherwise it is a
+        # table's opening, counted with the setup below.
         applied = measure.actions
-        move_queries = acts_http[1] + pages[1] + pushes[1] + refusals[1]
+        move_queries = acts_http[1] + pushes[1] + refusals[1]
+        if args.act == "post":
+            move_queries += pages[1]
     else:
         applied = acts_http[0] + acts_socket[0]
         move_queries = acts_http[1] + acts_socket[1] + pushes[1]
