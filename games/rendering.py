@@ -19,6 +19,7 @@ that comparison is free) rather than hashing every part for every seat.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -134,9 +135,11 @@ def _page_context(
         if game.moderator_id is not None and game.moderator_id == game.host_id
         else "",
         "viewer": ctx.viewer,
-        "option_labels": option_labels(game),
-        "option_settings": option_settings(game),
-        "house_decisions": house_decisions(game),
+        # The waiting room's and the page header's: a template calls these when it
+        # shows them (once each), so a push, which shows neither, spends nothing.
+        "option_labels": functools.cache(lambda: option_labels(game)),
+        "option_settings": functools.cache(lambda: option_settings(game)),
+        "house_decisions": functools.cache(lambda: house_decisions(game)),
         "chat": ctx.chat,
         "side_chats": [
             {
