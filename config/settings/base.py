@@ -142,8 +142,8 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         # closing its connection after every move (and opening it again, with the
         # PRAGMAs above) cost a fifth of a move's time in bench.live. A connection
         # stays open for ten minutes there; an HTTP request, which daphne runs in a
-        # thread of its own, still gets a new one (dropped with its thread). Holding
-        # a file open costs SQLite nothing: an idle connection takes no lock.
+        # thread of its own, still gets a new one, closed when it ends
+        # (games.apps.close_sqlite_after_request). An idle connection takes no lock.
         DATABASES["default"]["CONN_MAX_AGE"] = 600
 
 # channels-redis reads each channel with a blocking Redis command that waits this many
