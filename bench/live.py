@@ -421,7 +421,9 @@ def server_environment(
             "DJANGO_SETTINGS_MODULE": "config.settings.local",
             "DJANGO_DEBUG": "false",
             "DATABASE_URL": db.url,
-            "DATABASE_CONN_MAX_AGE": str(args.conn_max_age),
+            "DATABASE_CONN_MAX_AGE": ""
+            if args.conn_max_age is None
+            else str(args.conn_max_age),
             "PODPOLYE_BENCH_STATS": str(stats),
             "PODPOLYE_BENCH_LAYER": args.layer,
             "DATABASE_POOL": "true" if args.db_pool else "false",
@@ -582,7 +584,11 @@ def players_create(db: Database, count: int) -> tuple[list[str], list[str]]:
 class Measure:
     """What the clients saw: per move, when it was sent and when each seat had it."""
 
-    window: tuple[float, float] = (0.0, float("inf"))
+    # Nothing is counted until the run sets the window (after the warmup): the
+    # warmup's moves and frames once inflated the moves, the frames per move and
+    # the moves per second (the server's push count, read over the window, was
+    # the right one).
+    window: tuple[float, float] = (float("inf"), float("inf"))
     latencies: list[float] = field(default_factory=list)
     actions: int = 0
     incomplete: int = 0
@@ -1534,9 +1540,13 @@ def report(
     browser = args.seats == "browser"
     if browser:
         # A page's socket does not answer "acted": the moves are the versions the
-        # seats saw; a move's queries run before the mover's next frame.
+        # seats saw; a move's queries run before the mover's next frame. A page is
+        # a move's cost only as a POST's redirect (--act post); otherwise it is a
+        # table's opening, counted with the setup below.
         applied = measure.actions
-        move_queries = acts_http[1] + pages[1] + pushes[1] + refusals[1]
+        move_queries = acts_http[1] + pushes[1] + refusals[1]
+        if args.act == "post":
+            move_queries += pages[1]
     else:
         applied = acts_http[0] + acts_socket[0]
         move_queries = acts_http[1] + acts_socket[1] + pushes[1]
@@ -1556,6 +1566,9 @@ def report(
         f"conn_max_age={args.conn_max_age} db_pool={args.db_pool}"
     )
     print(f"games_finished: {measure.games}")
+    # What the server answered in the window, by kind: answers/queries.
+    served = (f"{name}={count}/{queries}q" for name, (count, queries) in kinds.items())
+    print("server_answers: " + ", ".join(sorted(served)))
     print(
         f"moves_measured: {measure.actions} (incomplete pushes: {measure.incomplete})"
     )
@@ -1670,7 +1683,12 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         "--workers", type=int, default=1, help="daphne processes (Redis only)"
     )
     parser.add_argument("--layer", choices=["core", "pubsub"], default="core")
-    parser.add_argument("--conn-max-age", type=int, default=0)
+    parser.add_argument(
+        "--conn-max-age",
+        type=int,
+        default=None,
+        help="DATABASE_CONN_MAX_AGE (default: the site's, 600 s on SQLite)",
+    )
     parser.add_argument(
         "--db-pool",
         action=argparse.BooleanOptionalAction,

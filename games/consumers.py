@@ -345,7 +345,7 @@ class HtmlSeatConsumer(SeatConsumer):
     def choose_language(self) -> str:
         return scope_language(self.scope)
 
-    # The digests of the parts this socket's page shows (games.rendering), and the
+    # The parts this socket's page shows (games.rendering.LiveParts.shown), and the
     # status they were drawn at: a push sends only the parts that changed.
     parts_sent: dict[str, str] | None = None
     parts_status: str = ""
@@ -367,18 +367,18 @@ class HtmlSeatConsumer(SeatConsumer):
         whole = full or self.parts_sent is None or status != self.parts_status
         with translation.override(self.language):
             if whole or status == Game.Status.OPEN:
-                frame, digests = render_whole(
+                frame, shown = render_whole(
                     ctx, origin=self.origin, csrf_token=self.csrf_token
                 )
             else:
                 assert self.parts_sent is not None
-                frame, digests = render_update(
+                frame, shown = render_update(
                     ctx,
                     self.parts_sent,
                     origin=self.origin,
                     csrf_token=self.csrf_token,
                 )
-        self.parts_sent, self.parts_status = digests, status
+        self.parts_sent, self.parts_status = shown, status
         return frame
 
     def chat_frame(self, message: ChatMessage) -> str:

@@ -9,12 +9,19 @@ view, so it is the same for every seat: it is rendered once per table version an
 language in each process and reused for every seat's push. A push after a move sends
 only the parts that changed since this socket's last frame, each swapped in by id;
 a connect (and a reconnect) sends the whole area.
+
+What one move costs, per seat, is only that seat's own: its view's board, its own
+regions and its extras. The spectator's board is drawn only when a version's shared
+regions are not cached yet, and a socket tells a changed part by comparing the HTML
+it last sent (a shared part is the very same string for every seat of a version, so
+that comparison is free) rather than hashing every part for every seat.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
+import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +43,17 @@ from numerals.digits import localize_text, numerals_for
 CARD_TAG = "card"
 """The tag of a flashed private refusal (``GameError.private``): the table page shows
 it in the seat's card (``card_error``), the page's message list leaves it out."""
+
+_LINE_BREAKS = re.compile(r"\s*\n\s*")
+
+
+def _compact(html: str) -> str:
+    """A template's output without its indentation and blank lines: a run of white
+    space that holds a line break becomes one line break, which HTML shows exactly
+    as it showed the run (no template of a live part has a <pre> or a <textarea>).
+    A push is then about a sixth smaller; a page shows the same compact parts."""
+    return _LINE_BREAKS.sub("\n", html)
+
 
 _shared: LRU[tuple[Any, ...], dict[str, str]] = LRU(1024)
 """(table, version, status, language) -> the shared regions' HTML."""
@@ -96,14 +114,18 @@ def _page_context(
     family = family_of(game.ruleset)
     words = family.words(game.ruleset)
     playing = game.status != Game.Status.ABANDONED
-    board = public_board = None
+    board = None
     if ctx.view is not None and ctx.public_view is not None:
         board = family.board(ctx.view, names, playing=playing)
-        public_board = (
-            board
-            if ctx.view is ctx.public_view
-            else family.board(ctx.public_view, names, playing=playing)
-        )
+
+    def public_board() -> Any:
+        # Drawn only for shared regions that are not cached for this version yet.
+        if ctx.public_view is None:
+            return None
+        if ctx.view is ctx.public_view:
+            return board
+        return family.board(ctx.public_view, names, playing=playing)
+
     return {
         "ctx": ctx,
         "game": game,
@@ -111,7 +133,7 @@ def _page_context(
         "words": words,
         "family": family,
         "board": board,
-        "public_board": public_board,
+        "public_board_of": public_board,
         "regions": family.regions,
         "view": ctx.view,
         "readonly": False,
@@ -126,9 +148,11 @@ def _page_context(
         if game.moderator_id is not None and game.moderator_id == game.host_id
         else "",
         "viewer": ctx.viewer,
-        "option_labels": option_labels(game),
-        "option_settings": option_settings(game),
-        "house_decisions": house_decisions(game),
+        # The waiting room's and the page header's: a template calls these when it
+        # shows them (once each), so a push, which shows neither, spends nothing.
+        "option_labels": functools.cache(lambda: option_labels(game)),
+        "option_settings": functools.cache(lambda: option_settings(game)),
+        "house_decisions": functools.cache(lambda: house_decisions(game)),
         "chat": ctx.chat,
         "side_chats": [
             {
@@ -186,29 +210,34 @@ def render_regions(
     context: Mapping[str, Any], *, shared_key: tuple[Any, ...] | None = None
 ) -> list[RegionPart]:
     """Each of the family's regions, rendered: a shared one with ``public_board`` as
-    its ``board`` (and, given ``shared_key``, taken from the per-process cache), the
-    others with the viewer's own context."""
+    its ``board`` (or the board ``public_board_of()`` draws; given ``shared_key``,
+    taken from the per-process cache), the others with the viewer's own context."""
     regions: Sequence[Region] = context["regions"]
     shared = _shared.get(shared_key) if shared_key is not None else None
     fresh: dict[str, str] = {}
     parts = []
+    public_board: Any = context.get("public_board")
     for region in regions:
         if region.shared:
             html = shared.get(region.id) if shared is not None else None
             if html is None:
+                if public_board is None and "public_board_of" in context:
+                    public_board = context["public_board_of"]()
                 shared_context = {
-                    "board": context["public_board"],
+                    "board": public_board,
                     "game": context["game"],
                     "words": context["words"],
                     "readonly": context.get("readonly", False),
                 }
-                html = render_to_string(region.template, shared_context)
+                html = _compact(render_to_string(region.template, shared_context))
                 fresh[region.id] = html
         else:
-            html = render_to_string(region.template, dict(context))
+            html = _compact(render_to_string(region.template, dict(context)))
         parts.append(RegionPart(region, mark_safe(html)))  # noqa: S308 - templates
     if shared_key is not None and fresh and shared is None:
-        _shared.put(shared_key, fresh)
+        # The marked strings themselves: every seat's part is then the same object.
+        made = {part.region.id: part.html for part in parts if part.region.shared}
+        _shared.put(shared_key, made)
     return parts
 
 
@@ -224,19 +253,15 @@ class LiveParts:
     regions: list[RegionPart]
     extras: SafeString
 
-    def digests(self) -> dict[str, str]:
-        """A short fingerprint of each part, to tell what a push must send."""
-        found = {
-            "table-state": _digest(self.state),
-            "table-extras": _digest(self.extras),
-        }
+    def shown(self) -> dict[str, str]:
+        """Each part's HTML by its id: what a socket keeps to tell what a later
+        push must send (a few kilobytes a socket; comparing a shared part, the same
+        string for every seat, costs nothing, where hashing every part for every
+        seat cost a tenth of a push)."""
+        found: dict[str, str] = {"table-state": self.state, "table-extras": self.extras}
         for part in self.regions:
-            found[f"region-{part.region.id}"] = _digest(part.html)
+            found[f"region-{part.region.id}"] = part.html
         return found
-
-
-def _digest(html: str) -> str:
-    return hashlib.blake2b(html.encode(), digest_size=12).hexdigest()
 
 
 def render_clock(
@@ -334,7 +359,7 @@ def live_parts(context: Mapping[str, Any]) -> LiveParts:
     )
     regions = render_regions(context, shared_key=_shared_key(game))
     extras = mark_safe(  # noqa: S308 - a template's output
-        render_to_string("games/_extras.html", dict(context))
+        _compact(render_to_string("games/_extras.html", dict(context)))
     )
     return LiveParts(state=state, regions=regions, extras=extras)
 
@@ -351,12 +376,13 @@ def render_live(
 def render_whole(
     ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
 ) -> tuple[str, dict[str, str]]:
-    """The whole live area, and the digests of its parts (none before the start)."""
+    """The whole live area, and its parts (``LiveParts.shown``; none before the
+    start)."""
     context = table_page_context(ctx, origin=origin, csrf_token=csrf_token)
     context["oob"] = True
     html = render_to_string("games/_live.html", context)
     parts: LiveParts | None = context.get("live")
-    return html, parts.digests() if parts is not None else {}
+    return html, parts.shown() if parts is not None else {}
 
 
 def render_update(
@@ -366,12 +392,13 @@ def render_update(
     origin: str = "",
     csrf_token: str | None = None,
 ) -> tuple[str, dict[str, str]]:
-    """What a socket that last sent the parts ``sent`` (their digests) must send now
-    for the page to equal a fresh load: the changed parts only, each swapped in by
-    its id; the table's state every time. Returns the frame and the new digests."""
+    """What a socket that last sent the parts ``sent`` (``LiveParts.shown``) must
+    send now for the page to equal a fresh load: the changed parts only, each
+    swapped in by its id; the table's state every time. Returns the frame and the
+    parts now shown."""
     context = table_page_context(ctx, origin=origin, csrf_token=csrf_token)
     parts: LiveParts = context["live"]
-    digests = parts.digests()
+    shown = parts.shown()
     pieces = [
         format_html(
             '<div id="table-state" hidden hx-swap-oob="true" data-status="{}" '
@@ -384,7 +411,7 @@ def render_update(
     ]
     for part in parts.regions:
         key = f"region-{part.region.id}"
-        if sent.get(key) != digests[key]:
+        if sent.get(key) != shown[key]:
             pieces.append(
                 format_html(
                     '<div id="{}" class="region" hx-swap-oob="true">{}</div>',
@@ -392,13 +419,13 @@ def render_update(
                     part.html,
                 )
             )
-    if sent.get("table-extras") != digests["table-extras"]:
+    if sent.get("table-extras") != shown["table-extras"]:
         pieces.append(
             format_html(
                 '<div id="table-extras" hx-swap-oob="true">{}</div>', parts.extras
             )
         )
-    return "".join(pieces), digests
+    return "".join(pieces), shown
 
 
 def forget_all() -> None:

@@ -68,27 +68,32 @@ def seat_view(
     *,
     players: Sequence[Player] | None = None,
     state: Any = None,
+    public_view: dict[str, Any] | None = None,
 ) -> SeatView:
     """``viewer``'s view of ``game``. ``players`` and ``state`` may come from a
     snapshot already read for another viewer (``games.snapshots``): then this reads
-    nothing from the database, and a push can be answered on the event loop."""
+    nothing from the database, and a push can be answered on the event loop;
+    ``public_view``, the spectator's view of that ``state``, too."""
     players = players if players is not None else players_of(game)
     me = None
     moderating = False
     if viewer is not None and viewer.is_authenticated:
         me = next((p for p in players if p.user_id == viewer.pk), None)
         moderating = me is None and is_moderator(game, viewer)
-    view = public_view = None
+    view = None
     if game.status != Game.Status.OPEN and game.seed is not None:
         if state is None:
             state = load_state(game)
-        public_view = engine.view(state, None)
+        if public_view is None:
+            public_view = engine.view(state, None)
         if me:
             view = engine.view(state, me.position)
         elif moderating:
             view = engine.view(state, engine.MODERATOR)
         else:
             view = public_view
+    else:
+        public_view = None
     return SeatView(
         game=game,
         players=players,
@@ -112,7 +117,11 @@ def is_moderator(game: Game, viewer: User | None) -> bool:
 def snapshot_seat_view(snapshot: Snapshot, viewer: User | None) -> SeatView:
     """``seat_view`` of a table as a snapshot holds it: no database at all."""
     return seat_view(
-        snapshot.game, viewer, players=snapshot.players, state=snapshot.state
+        snapshot.game,
+        viewer,
+        players=snapshot.players,
+        state=snapshot.state,
+        public_view=snapshot.public_view(),
     )
 
 

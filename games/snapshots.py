@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from channels.db import database_sync_to_async
 
+from games import engine
 from games.cache import LRU
 from games.models import Game
 from games.selectors import Player, players_of
@@ -39,6 +40,18 @@ class Snapshot:
     players: tuple[Player, ...]
     positions: dict[int, int | None]  # user id -> seat position
     state: Any = None  # the engine state at ``game.version``, once started
+    # The spectator's view of ``state``, drawn once for every socket that pushes
+    # this snapshot (each seat's own view is still its own).
+    _public: list[Any] = field(default_factory=list, compare=False, repr=False)
+
+    def public_view(self) -> dict[str, Any] | None:
+        """``engine.view(state, None)``, once per snapshot; None before the start."""
+        if self.state is None:
+            return None
+        if not self._public:
+            self._public.append(engine.view(self.state, None))
+        view: dict[str, Any] = self._public[0]
+        return view
 
     def covers(self, version: int, status: str) -> bool:
         """Whether this row is at least as new as a push for (version, status).

@@ -137,6 +137,14 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    if not env("DATABASE_CONN_MAX_AGE"):
+        # A socket's database work all runs in Channels' one shared database thread:
+        # closing its connection after every move (and opening it again, with the
+        # PRAGMAs above) cost a fifth of a move's time in bench.live. A connection
+        # stays open for ten minutes there; an HTTP request, which daphne runs in a
+        # thread of its own, still gets a new one, closed when it ends
+        # (games.apps.close_sqlite_after_request). An idle connection takes no lock.
+        DATABASES["default"]["CONN_MAX_AGE"] = 600
 
 # channels-redis reads each channel with a blocking Redis command that waits this many
 # seconds (its class attribute ``brpop_timeout``) and then loops. The socket timeout
