@@ -624,7 +624,8 @@ def _resolution(
     rows = []
     for key, label in _RESOLUTION.items():
         value = res.get(key)
-        if value in (None, [], False):
+        # Not ``value in (None, [], False)``: seat 0 equals False.
+        if value is None or value is False or value == []:
             continue
         if key == "colonel_hit":
             rows.append((label(), _name(names, value)))

@@ -117,3 +117,22 @@ def test_the_consoles_resolution_speaks_words_not_codes(
     for _label, value in rows:
         assert str(value) not in {sniper, demolition}
         assert "_" not in str(value)
+
+
+def test_the_consoles_resolution_names_seat_zero() -> None:
+    """Seat 0 is a seat like any other (it once compared equal to False and the
+    colonel hit in seat 0 was left off the console)."""
+    from django.utils import translation
+
+    from games.families.mafia import presenters
+    from games.families.mafia.words import words_for
+
+    names = {0: "Vera", 1: "Ivan"}
+    with translation.override("en"):
+        rows = presenters._resolution(
+            {"colonel_hit": 0, "saved": [0], "exits": []},
+            names,
+            words_for("mafia_partisan"),
+        )
+    assert [label for label, _value in rows] == ["Colonel hit", "Saved by the nurse"]
+    assert all("Vera" in str(value) for _label, value in rows)
