@@ -7,6 +7,7 @@ import asyncio
 import asyncio.runners
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,22 @@ def _fresh_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """Each test gets a channel layer of its own. Every async test runs on an event
+    loop of its own, and channels-redis's layer keeps its receive lock and count on
+    the instance: a consumer still receiving when a test's loop closed (its
+    cancellation cut short) left the count up and the lock bound to that dead loop,
+    and the next test's consumers then failed with "bound to a different event
+    loop". A deployment runs one loop per process, so this is the tests' own
+    isolation, not the site's."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
 
 
 def uses_postgres() -> bool:
