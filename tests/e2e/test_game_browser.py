@@ -227,6 +227,8 @@ def test_partisans_with_both_presets_to_the_review(
     review = pages[0].get_by_role("link", name="Полный разбор игры")
     review.click()
     expect(pages[0]).to_have_url(f"/history/g/{code}/")
+    # The address changes when the new page starts: measure once it has its styles.
+    pages[0].wait_for_load_state("load")
     assert fits_the_phone(pages[0])
 
 
