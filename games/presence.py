@@ -150,9 +150,17 @@ def _transaction() -> Any:
     return table_transaction()
 
 
+def _lock_table(game_id: int) -> None:
+    """Take the table's row first, as every move and the start do: a presence write
+    that locked a seat or a socket row before the table's deadlocked with a start
+    (which locks the table, then its seats) on PostgreSQL."""
+    list(Game.objects.select_for_update().filter(pk=game_id).values_list("pk"))
+
+
 def _opened(game_id: int, user_id: int, channel: str) -> None:
     now = timezone.now()
     with _transaction():
+        _lock_table(game_id)
         TableSocket.objects.update_or_create(
             channel=channel,
             defaults={"game_id": game_id, "user_id": user_id, "beat_at": now},
@@ -176,6 +184,7 @@ def _back(game_id: int, user_id: int) -> None:
 def _closed(game_id: int, user_id: int, channel: str) -> None:
     now = timezone.now()
     with _transaction():
+        _lock_table(game_id)
         TableSocket.objects.filter(channel=channel).delete()
         others = TableSocket.objects.filter(
             game_id=game_id, user_id=user_id, beat_at__gte=now - stale()
