@@ -62,6 +62,9 @@ SAME_AS_RELOAD = r"""() => {
       .forEach((b) => b.removeAttribute("disabled"));
     copy.querySelectorAll("[hx-swap-oob]")
       .forEach((e) => e.removeAttribute("hx-swap-oob"));
+    // Who is away is a matter of time, not of the game's version: a player can go
+    // away between the two reads (tests/games/test_presence.py covers the notice).
+    copy.querySelectorAll("#table-presence").forEach((e) => e.replaceChildren());
     return copy.innerHTML.replace(/\s+/g, " ").trim();
   };
   return [clean(document.getElementById("table-live")),
