@@ -349,6 +349,9 @@ class HtmlSeatConsumer(SeatConsumer):
     # status they were drawn at: a push sends only the parts that changed.
     parts_sent: dict[str, str] | None = None
     parts_status: str = ""
+    # What each of this screen's own parts was last drawn from (games.drawn): a part
+    # whose inputs did not change is not drawn again.
+    drawn: dict[str, Any] | None = None
 
     def seat_frame(self, seat: SeatView, *, on_loop: bool, full: bool) -> str | None:
         # A finished game's channels and a readable private channel need a query.
@@ -365,10 +368,15 @@ class HtmlSeatConsumer(SeatConsumer):
             return None
         status = seat.game.status
         whole = full or self.parts_sent is None or status != self.parts_status
+        if self.drawn is None:
+            self.drawn = {}
         with translation.override(self.language):
             if whole or status == Game.Status.OPEN:
                 frame, shown = render_whole(
-                    ctx, origin=self.origin, csrf_token=self.csrf_token
+                    ctx,
+                    origin=self.origin,
+                    csrf_token=self.csrf_token,
+                    memo=self.drawn,
                 )
             else:
                 assert self.parts_sent is not None
@@ -377,6 +385,7 @@ class HtmlSeatConsumer(SeatConsumer):
                     self.parts_sent,
                     origin=self.origin,
                     csrf_token=self.csrf_token,
+                    memo=self.drawn,
                 )
         self.parts_sent, self.parts_status = shown, status
         return frame

@@ -22,6 +22,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import threading
+from collections import OrderedDict, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +34,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import drawn, engine
 from games.cache import LRU
 from games.families.registry import Region, family_of
 from games.models import ChatMessage, Game, GameAction
@@ -186,17 +188,19 @@ def table_page_context(
     origin: str = "",
     csrf_token: str | None = None,
     card_error: str = "",
+    memo: dict[Any, drawn.Drawn] | None = None,
 ) -> dict[str, Any]:
     """Everything a table page and its live area show to ``ctx``'s viewer.
 
     ``origin`` (scheme://host) makes the share link absolute; ``csrf_token`` lets a
     fragment rendered outside a request (a push) still carry working forms;
-    ``card_error`` is a private refusal to say inside the seat's card."""
+    ``card_error`` is a private refusal to say inside the seat's card; ``memo``,
+    what a socket's screen was last drawn from (``render_regions``)."""
     context = _page_context(
         ctx, origin=origin, csrf_token=csrf_token, card_error=card_error
     )
     if context["board"] is not None and ctx.game.status != Game.Status.OPEN:
-        context["live"] = live_parts(context)
+        context["live"] = live_parts(context, memo)
     return context
 
 
@@ -207,16 +211,23 @@ class RegionPart:
 
 
 def render_regions(
-    context: Mapping[str, Any], *, shared_key: tuple[Any, ...] | None = None
+    context: Mapping[str, Any],
+    *,
+    shared_key: tuple[Any, ...] | None = None,
+    memo: dict[Any, drawn.Drawn] | None = None,
+    own: _Own | None = None,
 ) -> list[RegionPart]:
     """Each of the family's regions, rendered: a shared one with ``public_board`` as
     its ``board`` (or the board ``public_board_of()`` draws; given ``shared_key``,
-    taken from the per-process cache), the others with the viewer's own context."""
+    taken from the per-process cache), the others with the viewer's own context.
+    ``memo`` holds what this viewer's screen was last drawn from (a socket keeps
+    it): a region whose inputs did not change is not drawn again (:func:`_drawing`)."""
     regions: Sequence[Region] = context["regions"]
     shared = _shared.get(shared_key) if shared_key is not None else None
     fresh: dict[str, str] = {}
     parts = []
     public_board: Any = context.get("public_board")
+    own = own if own is not None else _Own(context, memo)
     for region in regions:
         if region.shared:
             html = shared.get(region.id) if shared is not None else None
@@ -229,16 +240,135 @@ def render_regions(
                     "words": context["words"],
                     "readonly": context.get("readonly", False),
                 }
-                html = _compact(render_to_string(region.template, shared_context))
+                html = _drawing(
+                    context["game"], region.template, shared_context, shared=True
+                )
                 fresh[region.id] = html
         else:
-            html = _compact(render_to_string(region.template, dict(context)))
+            html = own.draw(region.template)
         parts.append(RegionPart(region, mark_safe(html)))  # noqa: S308 - templates
     if shared_key is not None and fresh and shared is None:
         # The marked strings themselves: every seat's part is then the same object.
         made = {part.region.id: part.html for part in parts if part.region.shared}
         _shared.put(shared_key, made)
     return parts
+
+
+DRAWINGS_KEPT = 8
+"""Per table, language, template and first read (games.drawn.Drawn.first): the last
+drawings any screen got, each reused for a screen whose inputs are the same."""
+SHELVES_KEPT = 64
+
+
+class _Shelf:
+    """One template's recent drawings at one table in one language, filed by their
+    first read: a seat's card by its role card, a top by its news."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._paths: dict[Any, None] = {}
+        self._filed: OrderedDict[Any, deque[drawn.Drawn]] = OrderedDict()
+
+    def find(self, reader: drawn.Reader) -> drawn.Drawn | None:
+        with self._lock:
+            paths = tuple(self._paths)
+        for path in paths:
+            key = None if path is None else (path, drawn.filed_as(reader.value(path)))
+            with self._lock:
+                filed = self._filed.get(key)
+                candidates = tuple(filed) if filed is not None else ()
+            for candidate in reversed(candidates):
+                if drawn.holds(candidate, reader):
+                    return candidate
+        return None
+
+    def keep(self, made: drawn.Drawn) -> None:
+        first = made.first
+        key = None
+        if first is not None:
+            key = (first, drawn.filed_as(dict(made.reads or ())[first]))
+        with self._lock:
+            self._paths[first] = None
+            filed = self._filed.get(key)
+            if filed is None:
+                filed = self._filed[key] = deque(maxlen=DRAWINGS_KEPT)
+                while len(self._filed) > SHELVES_KEPT:
+                    self._filed.popitem(last=False)
+            else:
+                self._filed.move_to_end(key)
+            filed.append(made)
+
+
+_shelves: LRU[tuple[Any, ...], _Shelf] = LRU(4096)
+
+
+def _drawing(
+    game: Game,
+    template: str,
+    values: dict[str, Any],
+    *,
+    shared: bool = False,
+    reader: drawn.Reader | None = None,
+    memo: dict[Any, drawn.Drawn] | None = None,
+) -> SafeString:
+    """``template`` drawn from ``values``, or a drawing of it that any screen of
+    this table got from the same inputs (games.drawn): first the one this screen
+    last got (``memo``), then the table's recent ones."""
+    reader = reader if reader is not None else drawn.Reader(values)
+    language = translation.get_language()
+    mine = (template, language)  # a drawing is in one language
+    if memo is not None:
+        last = memo.get(mine)
+        if last is not None and drawn.holds(last, reader):
+            return last.html  # type: ignore[return-value]
+    key = (game.pk, game.code, language, template, shared)
+    shelf = _shelves.get(key)
+    if shelf is not None:
+        found = shelf.find(reader)
+        if found is not None:
+            if memo is not None:
+                memo[mine] = found
+            return found.html  # type: ignore[return-value]
+    made = drawn.draw(template, values)
+    made = drawn.Drawn(mark_safe(_compact(made.html)), made.reads)  # noqa: S308
+    if made.reads is not None:
+        if shelf is None:
+            shelf = _Shelf()
+            _shelves.put(key, shelf)
+        shelf.keep(made)
+    if memo is not None:
+        memo[mine] = made
+    return made.html  # type: ignore[return-value]
+
+
+class _Own:
+    """A viewer's own parts (their regions and extras): one set of inputs, read
+    once for all of them, with the CSRF token drawn as a placeholder so that seats
+    whose inputs are the same share a drawing (games.drawn.with_token)."""
+
+    def __init__(
+        self, context: Mapping[str, Any], memo: dict[Any, drawn.Drawn] | None
+    ) -> None:
+        self.context = context
+        self.memo = memo
+        self.token: str | None = context.get("csrf_token")
+        self._values: dict[str, Any] | None = None
+        self._reader: drawn.Reader | None = None
+
+    def draw(self, template: str) -> str:
+        if self._values is None:
+            self._values = dict(self.context)
+            if self.token:
+                self._values["csrf_token"] = drawn.CSRF_PLACEHOLDER
+            self._reader = drawn.Reader(self._values)
+        html = _drawing(
+            self.context["game"],
+            template,
+            self._values,
+            reader=self._reader,
+            memo=self.memo,
+        )
+        return drawn.with_token(html, self.token)
 
 
 def _shared_key(game: Game) -> tuple[Any, ...]:
@@ -347,7 +477,9 @@ def render_countdown(game: Game, view: Mapping[str, Any]) -> SafeString:
     )
 
 
-def live_parts(context: Mapping[str, Any]) -> LiveParts:
+def live_parts(
+    context: Mapping[str, Any], memo: dict[Any, drawn.Drawn] | None = None
+) -> LiveParts:
     game: Game = context["game"]
     state = format_html(
         '<div id="table-state" hidden data-status="{}" data-version="{}" '
@@ -357,10 +489,9 @@ def live_parts(context: Mapping[str, Any]) -> LiveParts:
         game.turn,
         render_clock(game, countdown=bool(context.get("countdown"))),
     )
-    regions = render_regions(context, shared_key=_shared_key(game))
-    extras = mark_safe(  # noqa: S308 - a template's output
-        _compact(render_to_string("games/_extras.html", dict(context)))
-    )
+    own = _Own(context, memo)
+    regions = render_regions(context, shared_key=_shared_key(game), own=own)
+    extras = mark_safe(own.draw("games/_extras.html"))  # noqa: S308 - a template's
     return LiveParts(state=state, regions=regions, extras=extras)
 
 
@@ -374,11 +505,15 @@ def render_live(
 
 
 def render_whole(
-    ctx: TableContext, *, origin: str = "", csrf_token: str | None = None
+    ctx: TableContext,
+    *,
+    origin: str = "",
+    csrf_token: str | None = None,
+    memo: dict[Any, drawn.Drawn] | None = None,
 ) -> tuple[str, dict[str, str]]:
     """The whole live area, and its parts (``LiveParts.shown``; none before the
     start)."""
-    context = table_page_context(ctx, origin=origin, csrf_token=csrf_token)
+    context = table_page_context(ctx, origin=origin, csrf_token=csrf_token, memo=memo)
     context["oob"] = True
     html = render_to_string("games/_live.html", context)
     parts: LiveParts | None = context.get("live")
@@ -391,12 +526,13 @@ def render_update(
     *,
     origin: str = "",
     csrf_token: str | None = None,
+    memo: dict[Any, drawn.Drawn] | None = None,
 ) -> tuple[str, dict[str, str]]:
     """What a socket that last sent the parts ``sent`` (``LiveParts.shown``) must
     send now for the page to equal a fresh load: the changed parts only, each
     swapped in by its id; the table's state every time. Returns the frame and the
     parts now shown."""
-    context = table_page_context(ctx, origin=origin, csrf_token=csrf_token)
+    context = table_page_context(ctx, origin=origin, csrf_token=csrf_token, memo=memo)
     parts: LiveParts = context["live"]
     shown = parts.shown()
     pieces = [
@@ -432,6 +568,7 @@ def forget_all() -> None:
     """Tests call this between runs that reuse table ids."""
     _shared.clear()
     _started.clear()
+    _shelves.clear()
 
 
 def render_chat_line(message: ChatMessage) -> str:

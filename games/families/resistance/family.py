@@ -29,6 +29,7 @@ class ResistanceFamily(Family):
     code = "resistance"
     regions = (
         Region("top", "resistance/top.html", shared=False, column="top"),
+        Region("action", "resistance/action.html", shared=False, column="top"),
         Region("board", "resistance/board.html", shared=True, column="main"),
         Region("card", "resistance/card.html", shared=False, column="main"),
         Region("record", "resistance/record.html", shared=True, column="side"),

@@ -245,6 +245,13 @@ class Board:
         return _seat_rows(self.view, self.names, self.ruleset)
 
     @cached_property
+    def seat_names(self) -> list[str]:
+        """The seats' names in seat order, the vote grid's columns: a part that reads
+        only these is not drawn again when a seat's status changes
+        (games.drawn)."""
+        return [row.name for row in self.seats]
+
+    @cached_property
     def log(self) -> list[LogEntry]:
         return _log(self.view, self.names, self.words, self.ruleset)
 

@@ -1,0 +1,270 @@
+"""A drawing is reused only where the template would draw the very same HTML.
+
+``games.drawn`` watches what a template reads; these tests hold it to that: a change
+to anything read makes a drawing stale, a change to anything not read does not, and
+what the watcher cannot follow is never reused. The second half plays random games
+of every family and compares every seat's pushed parts, drawn with every cache warm,
+with the same templates rendered afresh by Django."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.template import Template
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.safestring import mark_safe
+
+from games import drawn, engine, rendering, services
+from games.families.registry import family_of
+from games.models import Game
+from games.selectors import table_context
+from games.state import load_state
+from tests.factories import UserFactory
+
+
+class Obj:
+    """An object a template reads attributes of (like a board or a model row)."""
+
+    def __init__(self, **attributes: Any) -> None:
+        self.__dict__.update(attributes)
+
+    def __eq__(self, other: object) -> bool:
+        return True  # like two model rows with one primary key: == says nothing
+
+    __hash__ = object.__hash__
+
+
+@dataclass
+class Card:
+    role: str
+    partners: list[str] = field(default_factory=list)
+
+
+def _holds(made: drawn.Drawn, values: dict[str, Any]) -> bool:
+    return drawn.holds(made, drawn.Reader(values))
+
+
+TEMPLATE = Template(
+    "{% if board.open %}{{ board.title }}{% for p in board.card.partners %}"
+    "<i>{{ p }}</i>{% endfor %}{% endif %}·{{ game.turn }}·{{ view.me.seat }}"
+)
+
+
+def _values(**changes: Any) -> dict[str, Any]:
+    board = {"open": True, "title": "T", "card": Card("x", ["a", "b"]), "unread": 1}
+    board.update(changes.pop("board", {}))
+    values = {
+        "board": Obj(**board),
+        "game": Obj(turn=changes.pop("turn", 3), code="abc"),
+        "view": {"me": {"seat": changes.pop("seat", 2)}, "log": [1, 2, 3]},
+    }
+    values.update(changes)
+    return values
+
+
+def test_a_drawing_holds_while_everything_it_read_is_the_same() -> None:
+    made = drawn.draw(TEMPLATE, _values())
+    assert made.html == "T<i>a</i><i>b</i>·3·2"
+    assert _holds(made, _values())
+    # What the template never read may change: an attribute, the rest of a dict.
+    assert _holds(made, _values(board={"unread": 99}))
+    other = _values()
+    other["view"]["log"] = []
+    assert _holds(made, other)
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"board": {"title": "U"}},
+        {"board": {"card": Card("x", ["a", "c"])}},
+        {"board": {"card": Card("y", ["a", "b"])}},  # a field the loop did not read
+        {"board": {"open": False}},
+        {"turn": 4},
+        {"seat": 3},
+        {"board": {"open": 1}},  # truthy all the same, but another value
+    ],
+)
+def test_a_change_to_anything_read_makes_it_stale(changed: dict[str, Any]) -> None:
+    made = drawn.draw(TEMPLATE, _values())
+    assert not _holds(made, _values(**changed))
+
+
+def test_a_branch_not_taken_is_not_an_input_but_its_condition_is() -> None:
+    closed = drawn.draw(TEMPLATE, _values(board={"open": False}))
+    assert closed.html == "·3·2"
+    assert _holds(closed, _values(board={"open": False, "title": "U"}))
+    assert not _holds(closed, _values())
+
+
+def test_a_key_that_appears_or_goes_away_is_a_change() -> None:
+    spectator = _values()
+    spectator["view"] = {"me": None}
+    made = drawn.draw(TEMPLATE, spectator)
+    assert made.html.endswith("·")
+    assert not _holds(made, _values())
+    missing = _values()
+    missing["view"] = {}
+    assert not _holds(made, missing)
+    assert _holds(drawn.draw(TEMPLATE, missing), missing)
+
+
+def test_objects_are_compared_where_the_template_looks_not_by_equality() -> None:
+    """``Obj`` says every two are equal, as model rows with one key do: the watcher
+    must compare the attributes read, not the objects."""
+    made = drawn.draw(Template("{{ game.turn }}"), {"game": Obj(turn=1)})
+    assert not _holds(made, {"game": Obj(turn=2)})
+
+
+def test_text_marked_safe_is_not_the_same_as_text() -> None:
+    template = Template("{{ label }}")
+    made = drawn.draw(template, {"label": "<b>"})
+    assert made.html == "&lt;b&gt;"
+    assert not _holds(made, {"label": mark_safe("<b>")})
+
+
+def test_numbers_and_truths_are_not_confused() -> None:
+    made = drawn.draw(Template("{{ n }}"), {"n": 1})
+    assert not _holds(made, {"n": True})
+    assert not _holds(made, {"n": 1.0})
+
+
+def test_a_callable_is_compared_by_what_it_gives() -> None:
+    template = Template("{{ notice }}")
+    made = drawn.draw(template, {"notice": lambda: "away"})
+    assert made.html == "away"
+    assert _holds(made, {"notice": lambda: "away"})
+    assert not _holds(made, {"notice": lambda: "back"})
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{{ game }}",  # an object printed whole
+        "{% for x in game %}{{ x }}{% endfor %}",  # an object iterated
+    ],
+)
+def test_what_the_watcher_cannot_follow_is_never_reused(source: str) -> None:
+    class Iterable(Obj):
+        def __iter__(self) -> Any:
+            return iter([1, 2])
+
+        def __str__(self) -> str:
+            return "game"
+
+    values = {"game": Iterable(turn=1)}
+    made = drawn.draw(Template(source), values)
+    assert made.reads is None
+    assert not _holds(made, values)
+
+
+def test_names_a_template_sets_itself_are_not_inputs() -> None:
+    template = Template(
+        "{% with card=board.card %}{{ card.role }}{% endwith %}"
+        "{% for p in board.card.partners %}{{ p }}{% endfor %}"
+    )
+    made = drawn.draw(template, {"board": Obj(card=Card("r", ["q"]))})
+    paths = {path for path, _value in made.reads or ()}
+    assert ("card", ()) not in paths and ("p", ()) not in paths
+    assert _holds(made, {"board": Obj(card=Card("r", ["q"]))})
+    assert not _holds(made, {"board": Obj(card=Card("r", ["q", "s"]))})
+
+
+def test_the_csrf_placeholder_is_replaced_by_the_seat_token() -> None:
+    template = Template("<form>{% csrf_token %}</form>")
+    made = drawn.draw(template, {"csrf_token": drawn.CSRF_PLACEHOLDER})
+    assert drawn.CSRF_PLACEHOLDER in made.html
+    mine = drawn.with_token(made.html, "a" * 64)
+    assert "a" * 64 in mine and drawn.CSRF_PLACEHOLDER not in mine
+
+
+# --- Every push of random games equals Django's own rendering ----------------------
+
+GAMES = [
+    ("partisans", 7, {"scout": True, "check": True}, 21),
+    ("trust_no_one", 6, {}, 22),
+    ("werewolves", 8, {}, 23),
+    ("cells", 4, {}, 24),
+    ("mafia_partisan", 10, {}, 25),
+]
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def _start(ruleset: str, players: int, options: dict[str, Any]) -> Game:
+    moderated = engine.get_ruleset(ruleset).has_moderator
+    users = UserFactory.create_batch(players + moderated)
+    game = services.game_create(
+        host=users[0], ruleset=ruleset, seat_count=players, options=options
+    )
+    for user in users[1:]:
+        services.seat_join(game=game, user=user)
+    return services.game_start(game=game, user=users[0])
+
+
+def _expected(context: dict[str, Any]) -> dict[str, str]:
+    """Each part of the live area as plain Django draws it, with no cache at all."""
+    family = family_of(context["game"].ruleset)
+    public = context["public_board_of"]()
+    found = {}
+    for region in family.regions:
+        if region.shared:
+            values = {
+                "board": public,
+                "game": context["game"],
+                "words": context["words"],
+                "readonly": False,
+            }
+        else:
+            values = dict(context)
+        found[f"region-{region.id}"] = rendering._compact(
+            render_to_string(region.template, values)
+        )
+    found["table-extras"] = rendering._compact(
+        render_to_string("games/_extras.html", dict(context))
+    )
+    return found
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("ruleset", "players", "options", "seed"), GAMES)
+def test_every_push_equals_a_fresh_drawing(
+    ruleset: str, players: int, options: dict[str, Any], seed: int
+) -> None:
+    rendering.forget_all()
+    game = _start(ruleset, players, options)
+    viewers: dict[Any, Any] = {
+        seat.position: seat.user for seat in game.seats.select_related("user")
+    }
+    if game.moderator is not None:
+        viewers[engine.MODERATOR] = game.moderator
+    viewers["spectator"] = UserFactory()
+    tokens = {key: f"{n:064x}" for n, key in enumerate(viewers, start=7)}
+    memos: dict[Any, dict[str, Any]] = {key: {} for key in viewers}
+    rng = random.Random(seed)
+    steps = 0
+    while game.status == Game.Status.PLAYING:
+        for key, user in viewers.items():
+            language = ("ru", "en", "fa")[steps % 3]
+            with translation.override(language):
+                context = rendering.table_page_context(
+                    table_context(game, user, with_chat=False),
+                    csrf_token=tokens[key],
+                    memo=memos[key],
+                )
+                shown = context["live"].shown()
+                expected = _expected(context)
+            for part, html in expected.items():
+                assert shown[part] == html, f"{part} of {key} at step {steps}"
+            frame = "".join(shown.values())
+            assert drawn.CSRF_PLACEHOLDER not in frame
+            assert set(TOKEN.findall(frame)) <= {tokens[key]}
+        seat, action = engine.random_action(load_state(game), rng)
+        services.game_act(game=game, user=viewers[seat], action=action, turn=game.turn)
+        game.refresh_from_db()
+        steps += 1
+    assert steps > 10
