@@ -298,7 +298,9 @@ class SeatConsumer(AuthenticatedConsumer):
             return
         try:
             if isinstance(message, Move):
-                await self.acted(await self._act(message))
+                game, kept = await self._act(message)
+                await push.send_held(kept)
+                await self.acted(game)
             else:
                 await self._chat(message)
         except errors.GameError as exc:
@@ -313,14 +315,20 @@ class SeatConsumer(AuthenticatedConsumer):
         return game
 
     @database_sync_to_async
-    def _act(self, move: Move) -> Game:
-        # The service reads the row itself, under its lock: no read of it here.
-        return services.game_act(
-            game=Game(pk=self.game_id),
-            user=self.scope["user"],
-            action=move.action,
-            turn=move.turn,
-        )
+    def _act(self, move: Move) -> tuple[Game, push.Held]:
+        """The move, and its pushes for the event loop to send (``push.held``).
+        No read of the row here: the service tries the move on the row this
+        process last knew (the table's snapshot), else reads it under its lock."""
+        known = snapshots.cached(self.game_id, self.code)
+        with push.held() as kept:
+            game = services.game_act(
+                game=Game(pk=self.game_id),
+                user=self.scope["user"],
+                action=move.action,
+                turn=move.turn,
+                known=known.game if known is not None else None,
+            )
+        return game, kept
 
     @database_sync_to_async
     def _chat(self, chat: Chat) -> None:

@@ -9,6 +9,9 @@ group that two seats share.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -25,7 +28,42 @@ def table_group(game_id: int) -> str:
     return f"table-{game_id}"
 
 
+Held = list[tuple[str, dict[str, object]]]
+
+_held: ContextVar[Held | None] = ContextVar("games_push_held", default=None)
+
+
+@contextmanager
+def held() -> Iterator[Held]:
+    """Pushes kept back instead of sent, while the block runs: a socket's consumer
+    takes a move in the database thread and sends its pushes itself once back on
+    the event loop (:func:`send_held`), instead of each push hopping from that
+    thread to the loop and back."""
+    kept: Held = []
+    token = _held.set(kept)
+    try:
+        yield kept
+    finally:
+        _held.reset(token)
+
+
+async def send_held(kept: Held) -> None:
+    """Send pushes kept back by :func:`held`, from the event loop."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in kept:
+        try:
+            await layer.group_send(group, message)
+        except Exception:
+            logger.exception("push to %s failed", group)
+
+
 def _send(group: str, message: dict[str, object]) -> None:
+    kept = _held.get()
+    if kept is not None:
+        kept.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return

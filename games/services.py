@@ -8,6 +8,7 @@ push "table changed" to the table's group after commit. Bad input raises a
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import logging
 import random
@@ -308,18 +309,54 @@ def game_abandon(*, game: Game, user: User | None) -> Game:
 
 
 def game_act(
-    *, game: Game, user: User, action: Mapping[str, Any], turn: int | None
+    *,
+    game: Game,
+    user: User,
+    action: Mapping[str, Any],
+    turn: int | None,
+    known: Game | None = None,
 ) -> Game:
     """Apply one player's move. ``turn`` is the decision the player saw (the table's
     ``turn`` when the page was drawn: the engine's step at which that decision began);
     a move on a decision that has passed is refused with ``TableMovedOn``, changing
     nothing. The family completes a page's move from the seat's legal moves
     (``Family.complete_move``) and says whether the engine's refusal is the seat's
-    secret (``Family.private_refusal``: ``IllegalMove.private``)."""
+    secret (``Family.private_refusal``: ``IllegalMove.private``).
+
+    ``known``: the table's row as this process last committed or read it (a
+    socket's snapshot, ``games.snapshots``). The move is then tried on it without
+    reading the row: the action's number is unique per table and the row is written
+    only where its version, status and deadline are still those of ``known``, so a
+    move another process took in between makes the try write nothing, and the move
+    goes the usual way (read under the row lock). So does anything the try refuses:
+    only the row as it is now may refuse a move."""
     if not isinstance(action, Mapping):
         raise errors.BadAction
+    if known is not None and known.status == Game.Status.PLAYING:
+        try:
+            return _act(copy.copy(known), user, action, turn, optimistic=True)
+        except (_Stale, errors.GameError, IntegrityError):
+            pass
+    return _act(game, user, action, turn, optimistic=False)
+
+
+class _Stale(Exception):
+    """The row changed since the snapshot a move was tried on."""
+
+
+def _act(
+    game: Game,
+    user: User,
+    action: Mapping[str, Any],
+    turn: int | None,
+    *,
+    optimistic: bool,
+) -> Game:
     with _table_transaction():
-        game = _locked(game)
+        if optimistic:
+            before = (game.version, game.status, game.deadline)
+        else:
+            game = _locked(game)
         if game.status != Game.Status.PLAYING:
             raise errors.NotPlaying
         seats = _seats_by_position(game)
@@ -341,7 +378,16 @@ def game_act(
             new_state, fields = _apply_move(game, seats, state, position, move)
         except engine.IllegalAction as exc:
             raise errors.IllegalMove(exc, private=family.private_refusal(move)) from exc
-        _save_move(game, new_state, fields)
+        if optimistic:
+            version, status, deadline = before
+            written = Game.objects.filter(
+                pk=game.pk, version=version, status=status, deadline=deadline
+            ).update(**{name: getattr(game, name) for name in set(fields)})
+            if written != 1:
+                raise _Stale
+            _after_save(game, new_state)
+        else:
+            _save_move(game, new_state, fields)
     return game
 
 
@@ -386,6 +432,12 @@ def _apply_move(
 def _save_move(game: Game, new_state: Any, fields: list[str]) -> None:
     """Write the row after one or more moves and push once the transaction commits."""
     game.save(update_fields=sorted(set(fields)))
+    _after_save(game, new_state)
+
+
+def _after_save(game: Game, new_state: Any) -> None:
+    """What follows a move's row being written: the end of a game's hooks, and
+    after the commit the caches and the push."""
     over = game.status != Game.Status.PLAYING
     if over:
         hooks.game_finished(game)

@@ -1,0 +1,164 @@
+"""A move tried on the row this process last knew (``services.game_act(known=…)``).
+
+A socket's move is tried on the table's snapshot without reading the row. These
+tests hold the promise that this changes nothing a player could tell: a stale row,
+an abandoned table, a stopped clock or a move another process took in between send
+the move the usual way (read under the lock), which accepts or refuses it exactly as
+before; and a move tried on a fresh row runs fewer queries."""
+
+from __future__ import annotations
+
+import copy
+import threading
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import errors, services
+from games.models import Game, GameAction
+from tests.games.conftest import public_view, seated_users, start_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _row(game: Game) -> Game:
+    return Game.objects.get(pk=game.pk)
+
+
+def _vote(game: Game, position: int, *, known: Game | None) -> Game:
+    return services.game_act(
+        game=Game(pk=game.pk),
+        user=seated_users(game)[position],
+        action={"type": "vote", "approve": True},
+        turn=_row(game).turn,
+        known=known,
+    )
+
+
+def _proposed(players: int = 5) -> Game:
+    game = start_table("partisans", players)
+    view = public_view(game)
+    services.game_act(
+        game=game,
+        user=seated_users(game)[view["leader"]],
+        action={"type": "propose", "team": [0, 1]},
+        turn=game.turn,
+    )
+    return _row(game)
+
+
+def _timed_vote(game: Game, position: int, known: Game | None) -> list[str]:
+    """The queries of one vote, and nothing of the test's own."""
+    user = seated_users(game)[position]
+    turn = _row(game).turn
+    with CaptureQueriesContext(connection) as queries:
+        services.game_act(
+            game=Game(pk=game.pk),
+            user=user,
+            action={"type": "vote", "approve": True},
+            turn=turn,
+            known=known,
+        )
+    return [q["sql"] for q in queries]
+
+
+def test_a_move_on_the_known_row_reads_no_row_and_writes_the_same() -> None:
+    game = _proposed()
+    known = _row(game)
+    tried = _timed_vote(game, 0, known)
+    locked = _timed_vote(_proposed(), 0, None)
+    assert len(tried) == len(locked) - 1
+    assert not [sql for sql in tried if 'FROM "games_game"' in sql]
+    assert [sql for sql in locked if 'FROM "games_game"' in sql]
+    row = _row(game)
+    assert row.version == known.version + 1
+    assert row.turn == known.turn and row.phase == "vote"
+    assert _row(game).version - 1 == known.version  # the snapshot is untouched
+
+
+def test_a_stale_known_row_takes_the_usual_way() -> None:
+    game = _proposed()
+    stale = _row(game)
+    _vote(game, 0, known=None)  # another process's move: the snapshot is behind
+    after = _vote(game, 1, known=stale)
+    row = _row(game)
+    assert row.version == after.version == stale.version + 2
+    numbers = list(
+        GameAction.objects.filter(game=game).values_list("number", flat=True)
+    )
+    assert numbers == list(range(1, row.version + 1))
+
+
+def test_a_table_abandoned_since_is_refused() -> None:
+    game = _proposed()
+    known = _row(game)
+    host = game.host
+    services.game_abandon(game=game, user=host)
+    before = GameAction.objects.filter(game=game).count()
+    with pytest.raises(errors.NotPlaying):
+        _vote(game, 0, known=known)
+    assert GameAction.objects.filter(game=game).count() == before
+
+
+def test_a_refusal_on_the_known_row_is_the_refusal_of_the_row() -> None:
+    """A second vote is refused, as it is on the locked row, and writes nothing."""
+    game = _proposed()
+    _vote(game, 0, known=_row(game))
+    before = _row(game).version
+    with pytest.raises(errors.IllegalMove):
+        _vote(game, 0, known=_row(game))
+    assert _row(game).version == before
+
+
+def test_a_clock_stopped_since_is_not_written_back() -> None:
+    """A deadline changed without a new version (the clock stopped): the try does
+    not write its stale deadline over it."""
+    game = _proposed()
+    known = _row(game)
+    Game.objects.filter(pk=game.pk).update(deadline=None)
+    stale = copy.copy(known)
+    stale.deadline = known.deadline or Game._meta.get_field("deadline").to_python(
+        "2026-01-01T00:00:00+00:00"
+    )
+    _vote(game, 0, known=stale)
+    assert _row(game).deadline is None  # no turn clock on this table
+
+
+@pytest.mark.django_db(transaction=True)
+def test_moves_racing_on_one_known_row_are_each_taken_once() -> None:
+    """Five voters at once, each with the same snapshot: every vote is taken once,
+    the versions have no gap and no duplicate."""
+    game = _proposed()
+    known = _row(game)
+    users = seated_users(game)
+    turn = known.turn
+    failures: list[BaseException] = []
+
+    def vote(position: int) -> None:
+        try:
+            services.game_act(
+                game=Game(pk=game.pk),
+                user=users[position],
+                action={"type": "vote", "approve": True},
+                turn=turn,
+                known=known,
+            )
+        except BaseException as exc:  # reported below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=vote, args=(p,)) for p in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures
+    row = _row(game)
+    assert row.version == known.version + 5
+    numbers = list(
+        GameAction.objects.filter(game=game).values_list("number", flat=True)
+    )
+    assert numbers == list(range(1, row.version + 1))
+    assert row.phase == "mission"
