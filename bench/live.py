@@ -358,12 +358,54 @@ def _floor_app() -> Any:
     return _floor
 
 
+_FLOOR_PAGE = b"<!doctype html><title>floor</title>" + b"<p>x</p>" * 800
+"""The floor's page after a POST: about the size of a table page."""
+
+
+async def _floor_post(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """A bare form POST (``--act post``): the body read, one ``group_send`` of the
+    version it carries, and a redirect to a page, as the site answers a form."""
+    from urllib.parse import parse_qs
+
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    fields = parse_qs(body.decode())
+    version = int(fields.get("version", ["0"])[0])
+    group = "floor-" + scope["path"].strip("/").split("/")[-1]
+    _floor_app()  # Django and the channel layer, once
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    await layer.group_send(
+        group, {"type": "floor.push", "text": json.dumps({"version": version})}
+    )
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 302,
+            "headers": [(b"location", b"/floor/page/")],
+        }
+    )
+    await send({"type": "http.response.body", "body": b""})
+
+
 async def floor_application(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    """Served by ``daphne bench.live:floor_application``: the floor's sockets, and
-    a 200 to any HTTP request (the bench's readiness probe)."""
+    """Served by ``daphne bench.live:floor_application``: the floor's sockets, its
+    bare form POST (``/floor/post/<group>/``) and page, and a 200 to any other HTTP
+    request (the bench's readiness probe)."""
     if scope["type"] == "http":
+        if scope["method"] == "POST" and scope["path"].startswith("/floor/post/"):
+            await _floor_post(scope, receive, send)
+            return
+        page = scope["path"] == "/floor/page/"
         await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b"ok"})
+        await send(
+            {"type": "http.response.body", "body": _FLOOR_PAGE if page else b"ok"}
+        )
         return
     if scope["type"] == "lifespan":
         return
@@ -1160,9 +1202,18 @@ class FloorSeat(Seat):
             game.changed.set()
 
     async def serial_move(self) -> None:
-        # About the size of a page's move over its socket.
+        # About the size of a page's move over its socket (or its form).
         frame = {"version": self.seen + 1, "action": "vote", "pad": "x" * 200}
-        await self.ws.send(json.dumps(frame))
+        if self.args.act != "post":
+            await self.ws.send(json.dumps(frame))
+            return
+        game = self.game
+        assert game is not None
+        started = time.perf_counter()
+        answer = await self.http.post(f"/floor/post/{game.code}/", data=frame)
+        page = await self.http.get(answer.headers["location"])
+        if self.measure.in_window(started) and page.status_code == 200:
+            self.measure.posts.append(time.perf_counter() - started)
 
 
 _SETTING_UP = asyncio.Semaphore(10)
@@ -1631,6 +1682,20 @@ def report(
         _per_move(floor, "floor_")
         print(f"ratio_p50: {p50 / floor_p50:.1f}")
         print(f"ratio_p99: {p99 / floor_p99:.1f}")
+        if measure.posts and floor.posts:
+            # The form POST and its page, against a bare POST that redirects to a
+            # page of about the same size.
+            posts = [1000 * value for value in measure.posts]
+            bare = [1000 * value for value in floor.posts]
+            print(
+                f"floor_post_and_page_p50_ms: {percentile(bare, 0.5):.1f} "
+                f"floor_post_and_page_p99_ms: {percentile(bare, 0.99):.1f}"
+            )
+            print(
+                f"ratio_post_p50: {percentile(posts, 0.5) / percentile(bare, 0.5):.1f}"
+                f" ratio_post_p99: "
+                f"{percentile(posts, 0.99) / percentile(bare, 0.99):.1f}"
+            )
 
 
 def _per_move(measure: Measure, prefix: str) -> None:

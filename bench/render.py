@@ -85,7 +85,7 @@ def _play(
     sent: dict[int, dict[str, str]] = {}
     memos: dict[int, dict[str, Any]] = {}
     tokens = {u.pk: f"{rng.getrandbits(256):064x}" for u in users}
-    samples: list[tuple[float, float, int]] = []  # shared, seats, bytes per seat
+    samples: list[tuple[float, float, int, float]] = []
     lines = []
     while game.status == game.Status.PLAYING:
         snapshot = snapshots.for_push(game.pk, game.code, None)
@@ -96,7 +96,11 @@ def _play(
             game.moderator_id,
         )
         user = next(u for u in users if u.pk == mover)
-        game = services.game_act(game=game, user=user, action=action, turn=game.turn)
+        started = time.perf_counter()
+        game = services.game_act(
+            game=game, user=user, action=action, turn=game.turn, known=snapshot.game
+        )
+        acted = time.perf_counter() - started
         snapshot = snapshots.for_push(game.pk, game.code, (game.version, game.status))
         assert snapshot is not None
         if game.status != game.Status.PLAYING:
@@ -133,18 +137,19 @@ def _play(
             first = first or took
             sent[viewer.pk] = shown
             size += len(frame.encode())
-        samples.append((first, total, size // len(users)))
+        samples.append((first, total, size // len(users), acted))
     third = len(samples) // 3
     thirds = [samples[:third], samples[third : 2 * third], samples[2 * third :]]
     for name, part in zip(("early", "middle", "late"), thirds, strict=True):
         if not part:
             continue
-        shared = statistics.mean(s for s, _, _ in part) * 1000
-        seats = statistics.mean(t for _, t, _ in part) * 1000
-        size = statistics.mean(b for _, _, b in part)
+        shared = statistics.mean(s[0] for s in part) * 1000
+        seats = statistics.mean(s[1] for s in part) * 1000
+        size = statistics.mean(s[2] for s in part)
+        act = statistics.mean(s[3] for s in part) * 1000
         lines.append(
             f"{ruleset:15} {name:6} moves={len(part):3}  first_seat_ms={shared:6.2f}  "
-            f"push_ms={seats:6.2f}  bytes={size:6.0f}"
+            f"push_ms={seats:6.2f}  bytes={size:6.0f}  act_ms={act:5.2f}"
         )
     return lines
 

@@ -84,7 +84,7 @@ def plain(value: Any) -> bool:
     dicts, sets and dataclasses of them. Two plain values of one type that are equal
     (``==``) print the same. (A string's text prints the same whether or not it is
     marked safe unless it holds markup, and a presenter gives one field one kind of
-    string, so nested strings are compared by their text.)"""
+    string, so nested strings are compared by their text; :func:`holds`.)"""
     if isinstance(value, (*_SCALARS, Promise, enum.Enum)):
         return True
     if isinstance(value, tuple | list | frozenset | set):
@@ -94,13 +94,6 @@ def plain(value: Any) -> bool:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return all(plain(getattr(value, f.name)) for f in dataclasses.fields(value))
     return False
-
-
-def same(new: Any, old: Any) -> bool:
-    """Whether a read that gave ``old`` when a drawing was made gives the same now."""
-    if old is MISSING or new is MISSING:
-        return new is old
-    return type(new) is type(old) and bool(new == old)
 
 
 def _called(value: Any) -> Any:
@@ -306,16 +299,17 @@ class Reader:
 
     def __init__(self, values: Mapping[str, Any]) -> None:
         self.values = values
-        self._found: dict[Path, Any] = {}
+        self.found: dict[Path, Any] = {}
 
     def value(self, path: Path) -> Any:
-        found = self._found.get(path, self)
+        found = self.found.get(path, self)
         if found is self:
-            found = self._follow(path)
-            self._found[path] = found
+            found = self.follow(path)
+            self.found[path] = found
         return found
 
-    def _follow(self, path: Path) -> Any:
+    def follow(self, path: Path) -> Any:
+        """What the template would get for ``path`` in this context."""
         name, steps = path
         if name not in self.values:
             return MISSING
@@ -359,8 +353,19 @@ def holds(drawn: Drawn, reader: Reader) -> bool:
     context (in the language it was drawn in)."""
     if drawn.reads is None:
         return False
-    value = reader.value
-    return all(same(value(path), old) for path, old in drawn.reads)
+    found = reader.found
+    follow = reader.follow
+    for path, old in drawn.reads:
+        new = found.get(path, follow)
+        if new is follow:
+            new = found[path] = follow(path)
+        if new is old:
+            continue
+        if old is MISSING or new is MISSING or type(new) is not type(old):
+            return False
+        if not new == old:
+            return False
+    return True
 
 
 def with_token(html: str, token: str | None) -> str:
