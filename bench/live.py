@@ -1410,7 +1410,7 @@ def profile_start(
         return None
     command = [
         spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200",
-        "-f", "raw", "-o", str(path), "--nonblocking",
+        "-f", "raw", "-o", str(path), "--nonblocking", "--gil",
     ]  # fmt: skip
     return subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
