@@ -270,17 +270,6 @@ class Drawn:
     html: str
     reads: tuple[tuple[Path, Any], ...] | None
 
-    @property
-    def first(self) -> Path | None:
-        """The first read that tells drawings of one template apart (not the type
-        of a context's object, not a lookup Django tries before another): a cache
-        files this drawing under its value (:func:`filed_as`)."""
-        for path, value in self.reads or ():
-            steps = path[1]
-            if value is not MISSING and not (steps and steps[-1][0] == "type"):
-                return path
-        return None
-
 
 def draw(template: str | Template, values: dict[str, Any]) -> Drawn:
     """``template`` (a name, or a compiled template) rendered with ``values``,
@@ -341,7 +330,8 @@ class Reader:
 
 
 def filed_as(value: Any) -> Any:
-    """A hashable that tells values apart as :func:`same` does, for filing."""
+    """A hashable for filing a read's value: values :func:`holds` takes for the
+    same file alike (a file is only an index: what is found in it is checked)."""
     try:
         return (type(value), value, hash(value))
     except TypeError:
@@ -363,7 +353,7 @@ def holds(drawn: Drawn, reader: Reader) -> bool:
             continue
         if old is MISSING or new is MISSING or type(new) is not type(old):
             return False
-        if not new == old:
+        if new != old:
             return False
     return True
 

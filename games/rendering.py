@@ -23,7 +23,7 @@ import datetime as dt
 import functools
 import re
 import threading
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -254,49 +254,50 @@ def render_regions(
     return parts
 
 
-DRAWINGS_KEPT = 8
-"""Per table, language, template and first read (games.drawn.Drawn.first): the last
+DRAWINGS_KEPT = 32
+"""Per table, language, template and shape (the paths a drawing read): the last
 drawings any screen got, each reused for a screen whose inputs are the same."""
-SHELVES_KEPT = 64
+SHAPES_KEPT = 16
 
 
 class _Shelf:
-    """One template's recent drawings at one table in one language, filed by their
-    first read: a seat's card by its role card, a top by its news."""
+    """One template's recent drawings at one table in one language, filed by what
+    they read: for each shape (the paths one drawing read; a branch the template
+    takes reads others), by the values it found there. Finding a drawing for a
+    screen is one lookup per shape, and the one found is checked read by read
+    (``drawn.holds``) before it is used."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._paths: dict[Any, None] = {}
-        self._filed: OrderedDict[Any, deque[drawn.Drawn]] = OrderedDict()
+        self._shapes: OrderedDict[Any, OrderedDict[Any, drawn.Drawn]] = OrderedDict()
 
     def find(self, reader: drawn.Reader) -> drawn.Drawn | None:
         with self._lock:
-            paths = tuple(self._paths)
-        for path in paths:
-            key = None if path is None else (path, drawn.filed_as(reader.value(path)))
+            shapes = list(self._shapes.items())
+        for shape, filed in reversed(shapes):
+            key = tuple(drawn.filed_as(reader.value(path)) for path in shape)
             with self._lock:
-                filed = self._filed.get(key)
-                candidates = tuple(filed) if filed is not None else ()
-            for candidate in reversed(candidates):
-                if drawn.holds(candidate, reader):
-                    return candidate
+                found = filed.get(key)
+            if found is not None and drawn.holds(found, reader):
+                return found
         return None
 
     def keep(self, made: drawn.Drawn) -> None:
-        first = made.first
-        key = None
-        if first is not None:
-            key = (first, drawn.filed_as(dict(made.reads or ())[first]))
+        reads = made.reads or ()
+        shape = tuple(path for path, _value in reads)
+        key = tuple(drawn.filed_as(value) for _path, value in reads)
         with self._lock:
-            self._paths[first] = None
-            filed = self._filed.get(key)
+            filed = self._shapes.get(shape)
             if filed is None:
-                filed = self._filed[key] = deque(maxlen=DRAWINGS_KEPT)
-                while len(self._filed) > SHELVES_KEPT:
-                    self._filed.popitem(last=False)
+                filed = self._shapes[shape] = OrderedDict()
+                while len(self._shapes) > SHAPES_KEPT:
+                    self._shapes.popitem(last=False)
             else:
-                self._filed.move_to_end(key)
-            filed.append(made)
+                self._shapes.move_to_end(shape)
+            filed[key] = made
+            filed.move_to_end(key)
+            while len(filed) > DRAWINGS_KEPT:
+                filed.popitem(last=False)
 
 
 _shelves: LRU[tuple[Any, ...], _Shelf] = LRU(4096)
