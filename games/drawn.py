@@ -329,13 +329,18 @@ class Reader:
         return current
 
 
+_FILED_BY_VALUE = frozenset({str, int, float, bool, type(None)})
+
+
 def filed_as(value: Any) -> Any:
-    """A hashable for filing a read's value: values :func:`holds` takes for the
-    same file alike (a file is only an index: what is found in it is checked)."""
-    try:
-        return (type(value), value, hash(value))
-    except TypeError:
-        return (type(value), repr(value))
+    """A hashable for filing a read's value, cheap to make: a plain scalar is filed
+    by its value, anything else by its type alone (hashing a list or a dataclass,
+    or the lazy texts in one, would cost what filing saves). A file is only an
+    index: what is found in it is checked by :func:`holds`."""
+    kind = type(value)
+    if kind in _FILED_BY_VALUE:
+        return (kind, value)
+    return kind
 
 
 def holds(drawn: Drawn, reader: Reader) -> bool:
