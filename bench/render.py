@@ -182,6 +182,10 @@ def main(argv: list[str] | None = None) -> int:
             for remember in (False, True) if args.compare else (not args.cold,):
                 for line in _play(ruleset, options, people, args.seed, remember):
                     print(("reused " if remember else "drawn  ") + line, flush=True)
+        from games import rendering
+
+        count, size = rendering.drawings_kept()
+        print(f"drawings_kept: {count}  drawings_kb: {size / 1024:.0f}")
     return 0
 
 

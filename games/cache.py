@@ -49,6 +49,10 @@ class LRU(Generic[K, V]):
                 while len(self._entries) > self.size:
                     self._entries.popitem(last=False)
 
+    def values(self) -> list[V]:
+        with self._lock:
+            return list(self._entries.values())
+
     def pop(self, key: K) -> None:
         with self._lock:
             self._entries.pop(key, None)

@@ -254,10 +254,10 @@ def render_regions(
     return parts
 
 
-DRAWINGS_KEPT = 32
+DRAWINGS_KEPT = 16
 """Per table, language, template and shape (the paths a drawing read): the last
 drawings any screen got, each reused for a screen whose inputs are the same."""
-SHAPES_KEPT = 16
+SHAPES_KEPT = 8
 
 
 class _Shelf:
@@ -282,6 +282,10 @@ class _Shelf:
                 return found
         return None
 
+    def drawings(self) -> list[drawn.Drawn]:
+        with self._lock:
+            return [made for filed in self._shapes.values() for made in filed.values()]
+
     def keep(self, made: drawn.Drawn) -> None:
         reads = made.reads or ()
         shape = tuple(path for path, _value in reads)
@@ -300,7 +304,9 @@ class _Shelf:
                 filed.popitem(last=False)
 
 
-_shelves: LRU[tuple[Any, ...], _Shelf] = LRU(4096)
+_shelves: LRU[tuple[Any, ...], _Shelf] = LRU(1024)
+"""At most this many (table, language, template) shelves: a few hundred tables
+playing at once in one process."""
 
 
 def _drawing(
@@ -563,6 +569,13 @@ def render_update(
             )
         )
     return "".join(pieces), shown
+
+
+def drawings_kept() -> tuple[int, int]:
+    """How many drawings this process keeps, and their HTML's size in bytes (the
+    values they read are mostly shared with the boards and views they came from)."""
+    made = [d for shelf in _shelves.values() for d in shelf.drawings()]
+    return len(made), sum(len(d.html) for d in made)
 
 
 def forget_all() -> None:
