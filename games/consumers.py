@@ -298,9 +298,7 @@ class SeatConsumer(AuthenticatedConsumer):
             return
         try:
             if isinstance(message, Move):
-                game, kept = await self._act(message)
-                await push.send_held(kept)
-                await self.acted(game)
+                await self.acted(await self._act(message))
             else:
                 await self._chat(message)
         except errors.GameError as exc:
@@ -315,20 +313,17 @@ class SeatConsumer(AuthenticatedConsumer):
         return game
 
     @database_sync_to_async
-    def _act(self, move: Move) -> tuple[Game, push.Held]:
-        """The move, and its pushes for the event loop to send (``push.held``).
-        No read of the row here: the service tries the move on the row this
-        process last knew (the table's snapshot), else reads it under its lock."""
+    def _act(self, move: Move) -> Game:
+        # No read of the row here: the service tries the move on the row this
+        # process last knew (the table's snapshot), else reads it under its lock.
         known = snapshots.cached(self.game_id, self.code)
-        with push.held() as kept:
-            game = services.game_act(
-                game=Game(pk=self.game_id),
-                user=self.scope["user"],
-                action=move.action,
-                turn=move.turn,
-                known=known.game if known is not None else None,
-            )
-        return game, kept
+        return services.game_act(
+            game=Game(pk=self.game_id),
+            user=self.scope["user"],
+            action=move.action,
+            turn=move.turn,
+            known=known.game if known is not None else None,
+        )
 
     @database_sync_to_async
     def _chat(self, chat: Chat) -> None:

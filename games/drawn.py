@@ -9,13 +9,14 @@ changed.
 :func:`draw` renders a template while watching what it reads from its context: each
 name, and each attribute, key or call the template follows from it, down to a plain
 value (a string, a number, a list or dict of them, a dataclass of them), which it
-keeps frozen. The result, a :class:`Drawn`, is the HTML with those reads.
+keeps as it was read (views and boards are made afresh for each screen and never
+changed afterwards). The result, a :class:`Drawn`, is the HTML with those reads.
 :func:`holds` follows the same reads in another context; if every one gives the
 same value, the template would take the same branches and print the same text, so
 the HTML is the one it would draw. Nothing is declared by hand, and a region that
 starts to read something new is watched for it the first time it reads it.
 
-A read whose value cannot be frozen (a model instance, a view object) is followed
+A read whose value is not plain data (a model instance, a view object) is followed
 further through a stand-in that watches the attributes the template reads from it
 (``game.turn``, ``board.role_card``), so a large object is compared only where the
 template looks. A template that does something the watcher cannot follow (prints
@@ -41,8 +42,9 @@ from django.template import Context, Template
 from django.template.loader import get_template
 from django.utils.functional import Promise
 
-CSRF_PLACEHOLDER = "csrf0placeholder0drawn0once0for0every0seat0x"
-"""The token a shared drawing carries, the same length and alphabet as a real one."""
+CSRF_PLACEHOLDER = "csrf0placeholder0drawn0once0for0every0seat0" + "0" * 21
+"""The token a shared drawing carries, the length and alphabet of a real one (64
+letters and digits), put in place of each seat's own (:func:`with_token`)."""
 
 Step = tuple[str, Any]
 Path = tuple[str, tuple[Step, ...]]
@@ -129,7 +131,7 @@ class _Watch:
 
     def _seen(self, path: Path, value: Any, *, root: bool = False) -> Any:
         """What the template gets for ``path``, whose lookup gave ``value``: the
-        value itself (kept frozen), or a stand-in that watches it further. A
+        value itself (kept), or a stand-in that watches it further. A
         context's name that holds a dict or an object is always followed (a view
         or a board is read a part at a time). A path read again (a template reads
         ``game.code`` in every form) gives what it gave the first time."""

@@ -8,12 +8,13 @@ group that two seats share.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import functools
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+import os
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -28,44 +29,33 @@ def table_group(game_id: int) -> str:
     return f"table-{game_id}"
 
 
-Held = list[tuple[str, dict[str, object]]]
-
-_held: ContextVar[Held | None] = ContextVar("games_push_held", default=None)
-
-
-@contextmanager
-def held() -> Iterator[Held]:
-    """Pushes kept back instead of sent, while the block runs: a socket's consumer
-    takes a move in the database thread and sends its pushes itself once back on
-    the event loop (:func:`send_held`), instead of each push hopping from that
-    thread to the loop and back."""
-    kept: Held = []
-    token = _held.set(kept)
-    try:
-        yield kept
-    finally:
-        _held.reset(token)
+def _main_loop() -> asyncio.AbstractEventLoop | None:
+    """The server's event loop, when this code runs in a thread it handed work to
+    (a view, a socket's move): asgiref notes it for the thread."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop: asyncio.AbstractEventLoop | None = getattr(
+        SyncToAsync.threadlocal, "main_event_loop", None
+    )
+    return loop if loop is not None and loop.is_running() else None
 
 
-async def send_held(kept: Held) -> None:
-    """Send pushes kept back by :func:`held`, from the event loop."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    for group, message in kept:
-        try:
-            await layer.group_send(group, message)
-        except Exception:
-            logger.exception("push to %s failed", group)
+def _failed(group: str, done: concurrent.futures.Future[None]) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        logger.error("push to %s failed", group, exc_info=done.exception())
 
 
 def _send(group: str, message: dict[str, object]) -> None:
-    kept = _held.get()
-    if kept is not None:
-        kept.append((group, message))
-        return
     layer = get_channel_layer()
     if layer is None:
+        return
+    loop = _main_loop()
+    if loop is not None:
+        # Handed to the server's loop without waiting for it: the move's thread
+        # goes on at once, and the push goes out even if the socket that made the
+        # move is closing.
+        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        sent.add_done_callback(functools.partial(_failed, group))
         return
     try:
         async_to_sync(layer.group_send)(group, message)

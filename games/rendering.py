@@ -15,6 +15,11 @@ regions and its extras. The spectator's board is drawn only when a version's sha
 regions are not cached yet, and a socket tells a changed part by comparing the HTML
 it last sent (a shared part is the very same string for every seat of a version, so
 that comparison is free) rather than hashing every part for every seat.
+
+A part is drawn again only when something its template reads has changed
+(``games.drawn``): each socket keeps what its parts were last drawn from, and each
+table keeps its recent drawings, so a seat whose card did not change gets its card
+without drawing it, and ten seats whose "your move" areas are the same share one.
 """
 
 from __future__ import annotations
