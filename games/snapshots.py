@@ -155,10 +155,15 @@ async def fetch(game_id: int, code: str, push: tuple[int, str]) -> Snapshot | No
     """A snapshot for a push, from the event loop: the one this process holds, or
     one read from the database by the first socket that needs it while the others
     wait for the same read (one query and one thread hop per process and version,
-    not one per socket)."""
+    not one per socket). Before the start, when the version stays 0 while seats
+    are taken, every push reads the table itself."""
     found = covering(game_id, code, push)
     if found is not None:
         return found
+    if push[1] == Game.Status.OPEN:
+        # Seats come and go at version 0: a read already under way may have
+        # started before this push's seat was taken, so each push reads afresh.
+        return await database_sync_to_async(for_push)(game_id, code, push)
     key = (game_id, code, *push)
     waiting = _reading.get(key)
     if waiting is not None:
