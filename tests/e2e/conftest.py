@@ -47,6 +47,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -282,4 +283,17 @@ def new_player(
     yield open_player
     for context in contexts:
         context.close()
+    _sockets_gone()
     assert not watch.problems, "\n".join(watch.problems)
+
+
+def _sockets_gone(seconds: float = 10.0) -> None:
+    """Wait until the server has written every closed page's goodbye (presence
+    deletes a socket's row, under the table's row lock): the test database is
+    flushed next, and a flush racing those writes deadlocks on PostgreSQL."""
+    from games.models import TableSocket
+
+    deadline = time.monotonic() + seconds
+    while TableSocket.objects.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.1)  # the last delete's transaction commits after its row is gone
