@@ -195,8 +195,8 @@ def visible_chat_channels(
 ) -> tuple[str, ...]:
     """Which chat channels this viewer may read. The table channel: everyone, when
     chat is on. A side's private channel: the seats whose own view opens it now (the
-    evil side in the sniper phase, the mafia at night), and everyone once the game is
-    finished (only the channels that were used)."""
+    family's engine says when), and everyone once the game is finished (only the
+    channels that were used)."""
     channels: list[str] = []
     if game.chat_enabled:
         channels.append(ChatMessage.Channel.TABLE)

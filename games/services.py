@@ -47,7 +47,7 @@ def _table_transaction() -> Iterator[None]:
     """One transaction per move. On SQLite the whole database has one writer: moves
     queue on a lock in this process, which wakes the next one the moment the last
     commits, instead of SQLite's own busy-wait that sleeps in growing steps (measured
-    by bench.live: seconds of tail latency when ten players vote at once). On
+    by bench.live: seconds of tail latency when ten players move at once). On
     PostgreSQL the row lock taken in ``_locked`` is the queue."""
     if connection.vendor == "sqlite":
         with _sqlite_writer, transaction.atomic():
@@ -451,9 +451,10 @@ def _after_save(game: Game, new_state: Any) -> None:
 
 
 def _set_deadline(game: Game, state: Any, *, changed: bool) -> None:
-    """A new decision starts its clock; the same decision (more votes to come) keeps
-    its deadline; a finished game, a table without a clock, or a decision that waits
-    only for the moderator (always a person, never played by the bot) has none."""
+    """A new decision starts its clock; the same decision (more seats to decide)
+    keeps its deadline; a finished game, a table without a clock, or a decision that
+    waits only for the moderator (always a person, never played by the bot) has
+    none."""
     if (
         game.status != Game.Status.PLAYING
         or not game.turn_seconds
@@ -508,7 +509,7 @@ def clock_tick(*, game_id: int, now: dt.datetime | None = None) -> int:
             if not view.get("legal"):
                 continue
             # Said only when the spectator sees the table wait for this seat: a
-            # mark where that is secret (a night's actors, the sniper) would tell.
+            # mark where that is secret (a seat acting unseen) would tell.
             public = position not in bots and position in (
                 engine.view(state, None).get("waiting_for") or ()
             )
@@ -693,8 +694,8 @@ def _bot_played(game: Game, seats: Mapping[int, Seat]) -> bool:
 def chat_post(
     *, game: Game, user: User, text: str, channel: str = ChatMessage.Channel.TABLE
 ) -> ChatMessage:
-    """Table talk, limited in length and rate. A side's private channel (the evil side
-    in the sniper phase, the mafia at night) opens to the seats whose view lists it."""
+    """Table talk, limited in length and rate. A side's private channel opens to the
+    seats whose own view lists it (the family's engine says when)."""
     text = (text or "").strip()
     if not text:
         raise errors.ChatEmpty

@@ -10,7 +10,7 @@ it, so its 13-unit labels stay about 12 px on a 360–390 px screen; a wider scr
 caps its width in the stylesheet instead of blowing the labels up.
 
 In a right-to-left language (Persian) a chart is mirrored like the rest of the page:
-time runs from right to left, as the mission track and the replay controls do, the
+time runs from right to left, as a game's track and the replay controls do, the
 percentages stand on the right, the bars grow leftwards from their labels, and the
 numbers are in the language's own digits. The geometry is computed once, left to
 right; :class:`_Canvas` flips each x coordinate, and the SVG's ``direction`` makes

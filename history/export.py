@@ -2,9 +2,8 @@
 
 The format is described in ``docs/export-format.md``. The export carries everything
 the review page shows and the whole action log, with what stays secret forever left
-out on purpose by the game's family (in the Resistance games, the card each player
-put into a mission: a ``play`` action is exported without its card and each mission
-keeps only its fail count).
+out on purpose by the game's family (``Family.export_action`` and ``Family.export``
+drop, say, which card a player played where only a count was ever shown).
 
 :func:`rebuild` replays an export through the engine, letting the family fill back in
 what it left out with stand-ins consistent with its record (moves, and in a game whose
@@ -122,8 +121,8 @@ def rebuild(export: Mapping[str, Any]) -> tuple[Any, engine.Outcome | None]:
 
 def verify(export: Mapping[str, Any]) -> list[str]:
     """Differences between an export's stated record and its replay; [] when they
-    agree: same ending, same roles, and the family's own records (in the Resistance
-    games: the fail count per mission, the votes on every team)."""
+    agree: same ending, same roles, and the family's own records
+    (``Family.verify_export``)."""
     state, outcome = rebuild(export)
     final = engine.view(state, None)
     problems = []
