@@ -219,20 +219,19 @@ def render_regions(
     context: Mapping[str, Any],
     *,
     shared_key: tuple[Any, ...] | None = None,
-    memo: dict[Any, drawn.Drawn] | None = None,
     own: _Own | None = None,
 ) -> list[RegionPart]:
     """Each of the family's regions, rendered: a shared one with ``public_board`` as
     its ``board`` (or the board ``public_board_of()`` draws; given ``shared_key``,
     taken from the per-process cache), the others with the viewer's own context.
-    ``memo`` holds what this viewer's screen was last drawn from (a socket keeps
-    it): a region whose inputs did not change is not drawn again (:func:`_drawing`)."""
+    ``own`` draws the viewer's parts, with what a socket's screen was last drawn
+    from: a region whose inputs did not change is not drawn again (:func:`_drawing`)."""
     regions: Sequence[Region] = context["regions"]
     shared = _shared.get(shared_key) if shared_key is not None else None
     fresh: dict[str, str] = {}
     parts = []
     public_board: Any = context.get("public_board")
-    own = own if own is not None else _Own(context, memo)
+    own = own if own is not None else _Own(context, None)
     for region in regions:
         if region.shared:
             html = shared.get(region.id) if shared is not None else None

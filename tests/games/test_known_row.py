@@ -8,7 +8,7 @@ before; and a move tried on a fresh row runs fewer queries."""
 
 from __future__ import annotations
 
-import copy
+import datetime as dt
 import threading
 
 import pytest
@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import errors, services
 from games.models import Game, GameAction
+from tests.factories import UserFactory
 from tests.games.conftest import public_view, seated_users, start_table
 
 pytestmark = pytest.mark.django_db
@@ -111,18 +112,33 @@ def test_a_refusal_on_the_known_row_is_the_refusal_of_the_row() -> None:
     assert _row(game).version == before
 
 
-def test_a_clock_stopped_since_is_not_written_back() -> None:
-    """A deadline changed without a new version (the clock stopped): the try does
-    not write its stale deadline over it."""
-    game = _proposed()
-    known = _row(game)
-    Game.objects.filter(pk=game.pk).update(deadline=None)
-    stale = copy.copy(known)
-    stale.deadline = known.deadline or Game._meta.get_field("deadline").to_python(
-        "2026-01-01T00:00:00+00:00"
+def test_a_deadline_moved_since_is_not_written_back() -> None:
+    """The deadline changed without a new version (the clock's runner does that):
+    the try on the old row writes nothing, and the move keeps the row's deadline,
+    not the snapshot's."""
+    users = UserFactory.create_batch(5)
+    game = services.game_create(
+        host=users[0], ruleset="partisans", seat_count=5, turn_seconds=300
     )
-    _vote(game, 0, known=stale)
-    assert _row(game).deadline is None  # no turn clock on this table
+    for user in users[1:]:
+        services.seat_join(game=game, user=user)
+    game = services.game_start(game=game, user=users[0])
+    view = public_view(game)
+    services.game_act(
+        game=game,
+        user=seated_users(game)[view["leader"]],
+        action={"type": "propose", "team": [0, 1]},
+        turn=_row(game).turn,
+    )
+    known = _row(game)
+    assert known.deadline is not None
+    moved = known.deadline + dt.timedelta(seconds=77)
+    Game.objects.filter(pk=game.pk).update(deadline=moved)
+    queries = _timed_vote(game, 0, known)
+    assert [sql for sql in queries if 'FROM "games_game"' in sql]  # the locked way
+    row = _row(game)
+    assert row.version == known.version + 1
+    assert row.deadline == moved  # the same decision keeps the row's deadline
 
 
 @pytest.mark.django_db(transaction=True)
