@@ -317,7 +317,8 @@ class Board:
 
 
 def _names(names: Mapping[int, str], seats: list[int], me: int | None) -> str:
-    return ", ".join(_("you") if seat == me else names.get(seat, "?") for seat in seats)
+    you = _("you") if me in seats else ""
+    return ", ".join(you if seat == me else names.get(seat, "?") for seat in seats)
 
 
 def _reason_label(ruleset: str, reason: str | None) -> str:
@@ -613,45 +614,50 @@ def _news(
 ) -> tuple[str, str]:
     """The latest thing that happened, in words, and its tone: the last vote with its
     count, the last mission's result, the last claim. It stays on the board until
-    something newer happens, so a reload shows the same as the push did."""
-    phrases = phrases_for(ruleset)
-    latest: tuple[tuple[int, int, int], str, str] | None = None
+    something newer happens, so a reload shows the same as the push did.
 
-    def consider(key: tuple[int, int, int], text: str, tone: str) -> None:
-        nonlocal latest
-        if latest is None or key > latest[0]:
-            latest = (key, text, tone)
-
+    Every seat's board asks this on every push, so the events are compared by their
+    order alone and only the newest is put into words."""
+    latest: tuple[tuple[int, int, int], str, Mapping[str, Any]] | None = None
     for item in view["history"]:
-        votes = list(item["votes"].values())
-        counts = {"yes": votes.count(True), "no": votes.count(False)}
-        text = (phrases.approved if item["approved"] else phrases.rejected) % counts
-        consider((item["mission"], 1, item["attempt"]), text, "neutral")
+        key = (item["mission"], 1, item["attempt"])
+        if latest is None or key > latest[0]:
+            latest = (key, "vote", item)
     for mission in view["missions"]:
-        if mission["result"] is None:
-            continue
-        success = mission["result"] == "success"
-        fails = mission["fails"] or 0
+        key = (mission["number"], 2, 0)
+        if mission["result"] is not None and (latest is None or key > latest[0]):
+            latest = (key, "mission", mission)
+    for check in view["checks"]:
+        key = (check["after_mission"], 3, 0)
+        if check.get("claim") and (latest is None or key > latest[0]):
+            latest = (key, "claim", check)
+    if latest is None:
+        return "", ""
+    _key, kind, event = latest
+    phrases = phrases_for(ruleset)
+    if kind == "vote":
+        votes = list(event["votes"].values())
+        counts = {"yes": votes.count(True), "no": votes.count(False)}
+        text = (phrases.approved if event["approved"] else phrases.rejected) % counts
+        return text, "neutral"
+    if kind == "mission":
+        success = event["result"] == "success"
+        fails = event["fails"] or 0
         if success and not fails:
-            number = phrases.mission_number % {"n": mission["number"]}
+            number = phrases.mission_number % {"n": event["number"]}
             text = f"{number}: {words_for(ruleset).mission_success}"
         else:
             text = (phrases.mission_succeeds if success else phrases.mission_fails) % {
-                "mission": mission["number"],
+                "mission": event["number"],
                 "fails": fails,
             }
-        consider((mission["number"], 2, 0), text, "success" if success else "fail")
-    for check in view["checks"]:
-        if check.get("claim"):
-            text = phrases.claimed % {
-                "holder": names.get(check["holder"], "?"),
-                "target": names.get(check["target"], "?"),
-                "one": _one_of(ruleset, check["claim"]),
-            }
-            consider((check["after_mission"], 3, 0), text, "neutral")
-    if latest is None:
-        return "", ""
-    return latest[1], latest[2]
+        return text, "success" if success else "fail"
+    text = phrases.claimed % {
+        "holder": names.get(event["holder"], "?"),
+        "target": names.get(event["target"], "?"),
+        "one": _one_of(ruleset, event["claim"]),
+    }
+    return text, "neutral"
 
 
 def _banner(
@@ -747,12 +753,14 @@ def _role_card(
     me = view["me"]
     if not me:
         return None
+    # Each seat's card is drawn on every push: the two words are looked up once.
+    good_one, evil_one = _one_of(ruleset, "good"), _one_of(ruleset, "evil")
     known = [
         {
             "position": fact["seat"],
             "name": names.get(fact["seat"], "?"),
             "side": fact["side"],
-            "side_label": _one_of(ruleset, fact["side"]),
+            "side_label": good_one if fact["side"] == "good" else evil_one,
             "role": fact.get("role"),
             "role_label": str(role_name(ruleset, fact["role"]))
             if fact.get("role")
@@ -774,7 +782,7 @@ def _role_card(
             "position": check["target"],
             "name": names.get(check["target"], "?"),
             "side": check["result"],
-            "side_label": _one_of(ruleset, check["result"]),
+            "side_label": good_one if check["result"] == "good" else evil_one,
         }
         for check in view["checks"]
         if check.get("result") and check["holder"] == me["seat"]
