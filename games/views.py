@@ -227,7 +227,12 @@ def game_abandon(request: HttpRequest, code: str) -> HttpResponse:
 def game_act(request: HttpRequest, code: str) -> HttpResponse:
     def act(game: Game) -> None:
         action, turn = move_from_fields(game.ruleset, request.POST)
-        services.game_act(game=game, user=request.user, action=action, turn=turn)
+        # The row was just read: the move is tried on it without reading it again
+        # under the lock (a move taken in between makes the try write nothing, and
+        # the service then takes the locked way; services.game_act).
+        services.game_act(
+            game=game, user=request.user, action=action, turn=turn, known=game
+        )
 
     return _post_service(request, code, act)
 

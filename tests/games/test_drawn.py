@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from games import drawn, engine, rendering, services
+from games import drawn, engine, pieces, rendering, services
 from games.families.registry import family_of
 from games.models import Game
 from games.selectors import table_context
@@ -207,7 +207,13 @@ def _start(ruleset: str, players: int, options: dict[str, Any]) -> Game:
 
 
 def _expected(context: dict[str, Any]) -> dict[str, str]:
-    """Each part of the live area as plain Django draws it, with no cache at all."""
+    """Each part of the live area as plain Django draws it, with no cache at all
+    (every ``{% piece %}`` drawn afresh too)."""
+    with pieces.bypassed():
+        return _drawn_afresh(context)
+
+
+def _drawn_afresh(context: dict[str, Any]) -> dict[str, str]:
     family = family_of(context["game"].ruleset)
     public = context["public_board_of"]()
     found = {}

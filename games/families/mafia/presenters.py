@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.utils.html import conditional_escape, format_html
@@ -186,23 +187,36 @@ class Console:
 
 @dataclass
 class Board:
+    """What a table page shows one viewer. The seats' rows and the record are the
+    shared regions' (drawn from the spectator's board once per version): they are
+    worked out when a template first asks for them, not for every seat's push."""
+
     phase: str
     heading: str
     banner: str
     banner_tone: str
     over: bool
     moderator: bool
-    seats: list[SeatRow]
     news: list[str]
     vote: dict[str, Any] | None
     timer: str
-    record: list[str]
+    source: tuple[Mapping[str, Any], Mapping[int, str], Words] = field(
+        repr=False, compare=False
+    )
     night: NightScreen | None = None
     ballot: Ballot | None = None
     tapped: bool = False
     card: Card | None = None
     console: Console | None = None
     outcome: str = ""
+
+    @cached_property
+    def seats(self) -> list[SeatRow]:
+        return _seat_rows(*self.source)
+
+    @cached_property
+    def record(self) -> list[str]:
+        return _record(*self.source)
 
 
 def heading(view: Mapping[str, Any], words: Words) -> str:
@@ -790,11 +804,10 @@ def board(
         banner_tone="",
         over=over,
         moderator=moderator,
-        seats=_seat_rows(view, names, words),
         news=news,
         vote=vote_board,
         timer=timer_text,
-        record=_record(view, names, words),
+        source=(view, names, words),
     )
     outcome = view.get("outcome")
     if outcome:

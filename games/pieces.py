@@ -1,0 +1,109 @@
+"""A piece of a template drawn once for every equal set of values: ``{% piece %}``.
+
+A shared region is drawn again whenever anything in it changed (``games.drawn``), and
+most of it did not: a vote changes one seat's row of the board, not the other nine;
+the vote grid and the log only grow, and their finished rows never change. A
+``{% piece %}`` block in such a region names the values its markup is made from::
+
+    {% load pieces %}
+    {% for row in board.seats %}
+      {% piece row leader=board.words.leader %}
+        <li>{{ row.name }} {{ leader }}</li>
+      {% endpiece %}
+    {% endfor %}
+
+and is drawn from those values alone: its block sees nothing but them (``row`` and
+``leader`` here; a name it did not list is simply not there), so its HTML is a function
+of the values and the active language, and a process keeps it by both
+(:data:`_drawn`). Ten seats' rows of which one changed cost one drawing and nine
+look-ups. Values are compared as plain data (:func:`frozen`): text (marked safe or
+not), numbers, booleans, None, and lists, tuples, dicts and dataclasses of them; a
+block given anything else is drawn every time, as if it had no tag.
+
+The values a block names come from the region's context, so a piece holds nothing
+that its region does not: it is a cache of the region's own drawing, per process,
+bounded (:data:`PIECES_KEPT`), and never shared between languages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+import enum
+from collections.abc import Hashable, Iterator
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.safestring import SafeData
+
+from games.cache import LRU
+
+PIECES_KEPT = 8192
+"""Pieces kept per process: a row is a few hundred bytes, so a few megabytes at most."""
+
+_drawn: LRU[tuple[Hashable, ...], str] = LRU(PIECES_KEPT)
+_bypassed: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "pieces_bypassed", default=False
+)
+
+
+class NotPlain(Exception):
+    """A value a piece cannot be filed by (the block is then drawn every time)."""
+
+
+def frozen(value: Any) -> Hashable:
+    """A hashable that is equal for two values exactly when a template prints them
+    the same: the type of a scalar counts (``1`` and ``True`` print differently, and
+    so do a safe string and a plain one with the same text), a lazy text is taken in
+    the active language."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return (kind, value)
+    if isinstance(value, SafeData) and isinstance(value, str):
+        return ("safe", str(value))
+    if isinstance(value, Promise):
+        return ("lazy", str(value))
+    if isinstance(value, enum.Enum):
+        return (kind, value.value)
+    if kind is list or kind is tuple:
+        return (kind, tuple(frozen(item) for item in value))
+    if kind is dict:
+        return (dict, tuple((frozen(k), frozen(v)) for k, v in value.items()))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (
+            kind,
+            tuple(frozen(getattr(value, f.name)) for f in dataclasses.fields(value)),
+        )
+    raise NotPlain(kind.__name__)
+
+
+def find(key: tuple[Hashable, ...]) -> str | None:
+    return None if _bypassed.get() else _drawn.get(key)
+
+
+def keep(key: tuple[Hashable, ...], html: str) -> None:
+    if not _bypassed.get():
+        _drawn.put(key, html)
+
+
+@contextlib.contextmanager
+def bypassed() -> Iterator[None]:
+    """Every piece drawn afresh and none kept, inside the block: what a test
+    compares the kept ones with."""
+    token = _bypassed.set(True)
+    try:
+        yield
+    finally:
+        _bypassed.reset(token)
+
+
+def kept() -> tuple[int, int]:
+    """How many pieces this process keeps, and their HTML's size in characters."""
+    found = _drawn.values()
+    return len(found), sum(len(html) for html in found)
+
+
+def forget_all() -> None:
+    """Tests call this between runs."""
+    _drawn.clear()

@@ -1,0 +1,153 @@
+"""``{% piece %}`` (games.pieces): a block drawn once per equal set of values, and the
+line-by-line compaction of a live part (games.rendering._compact)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.template import Context, Template, TemplateSyntaxError
+from django.utils import translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games import pieces, rendering
+
+
+@dataclass
+class Row:
+    name: str
+    votes: list[bool | None] = field(default_factory=list)
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> Any:
+    pieces.forget_all()
+    yield
+    pieces.forget_all()
+
+
+def _render(source: str, values: dict[str, Any]) -> str:
+    return Template("{% load i18n pieces %}" + source).render(Context(values))
+
+
+def test_frozen_tells_apart_what_prints_differently() -> None:
+    assert pieces.frozen(1) != pieces.frozen(True)
+    assert pieces.frozen(1) != pieces.frozen(1.0)
+    assert pieces.frozen("<b>") != pieces.frozen(mark_safe("<b>"))
+    assert pieces.frozen(None) != pieces.frozen("")
+    assert pieces.frozen([1, 2]) != pieces.frozen((1, 2))
+    assert pieces.frozen(Row("a", [True])) == pieces.frozen(Row("a", [True]))
+    assert pieces.frozen(Row("a", [True])) != pieces.frozen(Row("a", [False]))
+    assert pieces.frozen({"a": [1]}) == pieces.frozen({"a": [1]})
+    lazy = gettext_lazy("Players")
+    with translation.override("en"):
+        english = pieces.frozen(lazy)
+    with translation.override("ru"):
+        assert pieces.frozen(lazy) != english
+
+
+def test_frozen_refuses_what_is_not_plain_data() -> None:
+    with pytest.raises(pieces.NotPlain):
+        pieces.frozen(object())
+    with pytest.raises(pieces.NotPlain):
+        pieces.frozen([Row("a"), object()])
+
+
+def test_a_piece_is_drawn_once_and_then_found() -> None:
+    source = (
+        "{% for row in rows %}{% piece row %}<li>{{ row.name }}</li>{% endpiece %}"
+        "{% endfor %}"
+    )
+    template = Template("{% load pieces %}" + source)
+    rows = [Row("Ann"), Row("Bob")]
+    first = template.render(Context({"rows": rows}))
+    assert first == "<li>Ann</li><li>Bob</li>"
+    assert pieces.kept()[0] == 2
+    # One row changed: one more piece, the other found.
+    second = template.render(Context({"rows": [Row("Ann"), Row("Cy")]}))
+    assert second == "<li>Ann</li><li>Cy</li>"
+    assert pieces.kept()[0] == 3
+
+
+def test_a_piece_sees_only_the_values_it_names() -> None:
+    source = (
+        "{% piece row label=word %}{{ row.name }}/{{ label }}/{{ other }}{% endpiece %}"
+    )
+    html = _render(source, {"row": Row("Ann"), "word": "lead", "other": "secret"})
+    assert html == "Ann/lead/"
+    # What it did not name cannot change it, so the kept drawing is right.
+    again = _render(source, {"row": Row("Ann"), "word": "lead", "other": "else"})
+    assert again == "Ann/lead/"
+    assert _render(source, {"row": Row("Ann"), "word": "next"}) == "Ann/next/"
+
+
+def test_a_piece_is_kept_per_language() -> None:
+    source = '{% piece row %}{{ row.name }} {% translate "Players" %}{% endpiece %}'
+    with translation.override("en"):
+        english = _render(source, {"row": Row("Ann")})
+    with translation.override("ru"):
+        russian = _render(source, {"row": Row("Ann")})
+    assert english == "Ann Players"
+    assert russian == "Ann Игроки"
+
+
+def test_escaping_is_the_same_as_without_the_tag() -> None:
+    plain = "{% for row in rows %}<b>{{ row.name }}</b>{% endfor %}"
+    tagged = (
+        "{% for row in rows %}{% piece row %}<b>{{ row.name }}</b>{% endpiece %}"
+        "{% endfor %}"
+    )
+    rows = [Row("<script>"), Row("a & b")]
+    assert _render(tagged, {"rows": rows}) == _render(plain, {"rows": rows})
+    assert "&lt;script&gt;" in _render(tagged, {"rows": rows})
+
+
+def test_two_blocks_never_share_a_piece() -> None:
+    first = _render("{% piece row %}A{{ row.name }}{% endpiece %}", {"row": Row("x")})
+    second = _render("{% piece row %}B{{ row.name }}{% endpiece %}", {"row": Row("x")})
+    assert (first, second) == ("Ax", "Bx")
+
+
+def test_a_value_that_is_not_plain_is_drawn_every_time() -> None:
+    class Live:
+        def __init__(self) -> None:
+            self.n = 0
+
+        @property
+        def name(self) -> str:
+            self.n += 1
+            return f"n{self.n}"
+
+    live = Live()
+    source = "{% piece row %}{{ row.name }}{% endpiece %}"
+    assert _render(source, {"row": live}) == "n1"
+    assert _render(source, {"row": live}) == "n2"
+    assert pieces.kept()[0] == 0
+
+
+def test_bypassed_draws_afresh_and_keeps_nothing() -> None:
+    source = "{% piece row %}{{ row.name }}{% endpiece %}"
+    with pieces.bypassed():
+        assert _render(source, {"row": Row("a")}) == "a"
+    assert pieces.kept()[0] == 0
+
+
+@pytest.mark.parametrize(
+    "tag", ["{% piece %}", "{% piece a.b %}", "{% piece x=1 2y=z %}"]
+)
+def test_a_malformed_tag_is_a_syntax_error(tag: str) -> None:
+    with pytest.raises(TemplateSyntaxError):
+        Template("{% load pieces %}" + tag + "{% endpiece %}")
+
+
+_RUNS = re.compile(r"\s*\n\s*")
+
+
+@given(st.text(alphabet=" \t\r\n\xa0ab<>", max_size=40))
+def test_compact_folds_every_run_of_white_space_with_a_break(html: str) -> None:
+    assert rendering._compact(html) == _RUNS.sub("\n", html)
