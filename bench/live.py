@@ -270,7 +270,9 @@ async def _serve_socket(
 
     async def sending(message: dict[str, Any]) -> None:
         if message["type"] == "websocket.send":
-            text = (message.get("text") or "").encode()
+            # Only the head says what a frame is (and costs the server nothing to
+            # encode: the floor's sends pay no such toll).
+            text = (message.get("text") or "")[:2000].encode()
             if first[0]:
                 kind = "ws_snapshot"
             elif text.startswith(b'{"type": "acted"'):

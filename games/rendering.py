@@ -31,6 +31,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -422,33 +423,32 @@ def render_clock(
     decides the deadline; static/js/table.js counts it down from ``data-deadline``,
     corrected by ``data-now`` for a device whose clock is off). Hidden without a
     running clock; with ``countdown`` (the page shows a family's countdown,
-    :func:`render_countdown`) it still says the server's time, for that count."""
-    swap = mark_safe(' hx-swap-oob="true"') if oob else ""
+    :func:`render_countdown`) it still says the server's time, for that count.
+
+    Every seat's push draws it, so it is put together from escaped text directly
+    (``html.escape``, what Django's ``escape`` does) rather than by ``format_html``,
+    which checks each argument for lazy text."""
+    swap = ' hx-swap-oob="true"' if oob else ""
     now = timezone.now()
     if game.status != Game.Status.PLAYING or game.deadline is None:
         if not countdown:
-            return format_html(
-                '<p id="table-clock" class="table-clock" hidden{}></p>', swap
+            return mark_safe(  # noqa: S308 - constants only
+                f'<p id="table-clock" class="table-clock" hidden{swap}></p>'
             )
-        return format_html(
-            '<p id="table-clock" class="table-clock" hidden{} data-now="{}"></p>',
-            swap,
-            int(now.timestamp() * 1000),
+        return mark_safe(  # noqa: S308 - numbers and constants only
+            f'<p id="table-clock" class="table-clock" hidden{swap} '
+            f'data-now="{int(now.timestamp() * 1000)}"></p>'
         )
     left = max(0, int((game.deadline - now).total_seconds() + 0.999))
     numerals = numerals_for()
-    return format_html(
-        '<p id="table-clock" class="table-clock{}" role="timer"{} '
-        'data-deadline="{}" data-now="{}" data-digits="{}" data-expired="{}">'
-        "{} <strong data-clock-left>{}</strong></p>",
-        " expired" if not left else "",
-        swap,
-        int(game.deadline.timestamp() * 1000),
-        int(now.timestamp() * 1000),
-        numerals.digits if numerals else "",
-        _("Time is up: the bot is playing."),
-        _("Time left for this decision:"),
-        localize_text(f"{left // 60}:{left % 60:02d}"),
+    digits = escape(numerals.digits) if numerals else ""
+    return mark_safe(  # noqa: S308 - every text in it is escaped
+        f'<p id="table-clock" class="table-clock{"" if left else " expired"}" '
+        f'role="timer"{swap} data-deadline="{int(game.deadline.timestamp() * 1000)}" '
+        f'data-now="{int(now.timestamp() * 1000)}" data-digits="{digits}" '
+        f'data-expired="{escape(_("Time is up: the bot is playing."))}">'
+        f"{escape(_('Time left for this decision:'))} <strong data-clock-left>"
+        f"{escape(localize_text(f'{left // 60}:{left % 60:02d}'))}</strong></p>"
     )
 
 
@@ -498,18 +498,24 @@ def render_countdown(game: Game, view: Mapping[str, Any]) -> SafeString:
     )
 
 
+def render_state(
+    game: Game, *, oob: bool = False, countdown: bool = False
+) -> SafeString:
+    """The table's state (status, version, turn: what static/js/table.js reads) and
+    its clock."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return mark_safe(  # noqa: S308 - the status is one of the model's choices
+        f'<div id="table-state" hidden{swap} data-status="{escape(game.status)}" '
+        f'data-version="{int(game.version)}" data-turn="{int(game.turn)}"></div>'
+        + render_clock(game, oob=oob, countdown=countdown)
+    )
+
+
 def live_parts(
     context: Mapping[str, Any], memo: dict[Any, drawn.Drawn] | None = None
 ) -> LiveParts:
     game: Game = context["game"]
-    state = format_html(
-        '<div id="table-state" hidden data-status="{}" data-version="{}" '
-        'data-turn="{}"></div>{}',
-        game.status,
-        game.version,
-        game.turn,
-        render_clock(game, countdown=bool(context.get("countdown"))),
-    )
+    state = render_state(game, countdown=bool(context.get("countdown")))
     own = _Own(context, memo)
     regions = render_regions(context, shared_key=_shared_key(game), own=own)
     extras = mark_safe(own.draw("games/_extras.html"))  # noqa: S308 - a template's
@@ -556,33 +562,18 @@ def render_update(
     context = table_page_context(ctx, origin=origin, csrf_token=csrf_token, memo=memo)
     parts: LiveParts = context["live"]
     shown = parts.shown()
-    pieces = [
-        format_html(
-            '<div id="table-state" hidden hx-swap-oob="true" data-status="{}" '
-            'data-version="{}" data-turn="{}"></div>{}',
-            ctx.game.status,
-            ctx.game.version,
-            ctx.game.turn,
-            render_clock(ctx.game, oob=True, countdown=bool(context.get("countdown"))),
-        )
-    ]
+    frame = [render_state(ctx.game, oob=True, countdown=bool(context.get("countdown")))]
+    # The parts are the templates' own HTML and the ids are the family's constants:
+    # nothing here needs escaping.
     for part in parts.regions:
         key = f"region-{part.region.id}"
         if sent.get(key) != shown[key]:
-            pieces.append(
-                format_html(
-                    '<div id="{}" class="region" hx-swap-oob="true">{}</div>',
-                    key,
-                    part.html,
-                )
+            frame.append(
+                f'<div id="{key}" class="region" hx-swap-oob="true">{part.html}</div>'
             )
     if sent.get("table-extras") != shown["table-extras"]:
-        pieces.append(
-            format_html(
-                '<div id="table-extras" hx-swap-oob="true">{}</div>', parts.extras
-            )
-        )
-    return "".join(pieces), shown
+        frame.append(f'<div id="table-extras" hx-swap-oob="true">{parts.extras}</div>')
+    return "".join(frame), shown
 
 
 def drawings_kept() -> tuple[int, int]:
