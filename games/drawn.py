@@ -240,6 +240,8 @@ class _WatchedContext(Context):
         super().__init__(values, autoescape=True)
         self._given = values
         self._watch = watch
+        # Each {% piece %}'s HTML as the template drew it (games.pieces).
+        self.piece_log: list[str] | None = None
 
     def __getitem__(self, key: str) -> Any:
         for found in reversed(self.dicts):
@@ -267,10 +269,12 @@ class _WatchedContext(Context):
 @dataclasses.dataclass(frozen=True)
 class Drawn:
     """A template's HTML and the reads it was drawn from (``reads`` None: the
-    drawing cannot be reused)."""
+    drawing cannot be reused), with the HTML of each ``{% piece %}`` it holds, in
+    order (``games.pieces``: a push may send only the pieces that changed)."""
 
     html: str
     reads: tuple[tuple[Path, Any], ...] | None
+    pieces: tuple[str, ...] = ()
 
 
 def draw(template: str | Template, values: dict[str, Any]) -> Drawn:
@@ -279,9 +283,11 @@ def draw(template: str | Template, values: dict[str, Any]) -> Drawn:
     watch = _Watch()
     if isinstance(template, str):
         template = get_template(template).template  # type: ignore[attr-defined]
-    html = template.render(_WatchedContext(values, watch))
+    context = _WatchedContext(values, watch)
+    context.piece_log = []
+    html = template.render(context)
     reads = None if watch.broken else tuple(watch.reads.items())
-    return Drawn(str(html), reads)
+    return Drawn(str(html), reads, tuple(context.piece_log))
 
 
 class Reader:

@@ -35,7 +35,7 @@ from collections.abc import Hashable, Iterator
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.safestring import SafeData
+from django.utils.safestring import SafeData, SafeString
 
 from games.cache import LRU
 
@@ -96,6 +96,81 @@ def bypassed() -> Iterator[None]:
         yield
     finally:
         _bypassed.reset(token)
+
+
+class Pieced(SafeString):
+    """A part's HTML that knows the pieces it holds, in order (each one's HTML is
+    in it as it stands). A push compares it with what a socket last sent: when
+    only pieces changed, it sends just those (:func:`swaps`)."""
+
+    pieces: tuple[str, ...] = ()
+    _skeleton: str | None = None
+
+
+def pieced(html: str, found: tuple[str, ...]) -> str:
+    """``html`` that knows its pieces (``html`` itself when it has none)."""
+    if not found:
+        return html
+    made = Pieced(html)
+    made.pieces = found
+    return made
+
+
+_NOT_FOUND = "\x00not found\x00"
+
+
+def skeleton(html: Pieced) -> str:
+    """``html`` with each of its pieces cut out (what stays the same when only
+    pieces change); kept on the string, which every seat's push shares."""
+    if html._skeleton is None:
+        around = []
+        at = 0
+        for piece in html.pieces:
+            start = html.find(piece, at)
+            if start < 0:
+                html._skeleton = _NOT_FOUND
+                break
+            around.append(html[at:start])
+            at = start + len(piece)
+        else:
+            around.append(html[at:])
+            html._skeleton = "\x00".join(around)
+    return html._skeleton
+
+
+_IN_TABLES = ("<tr", "<td", "<th", "<tbody", "<thead", "<tfoot", "<caption", "<col")
+"""Elements a browser parses only inside a table: a frame that holds one at its top
+level loses it (and what follows it), so such a row goes with its whole part."""
+
+
+def _has_id(piece: str) -> bool:
+    """Whether the piece is one element with an id, to be swapped in by it, that a
+    frame can carry on its own."""
+    end = piece.find(">")
+    if not piece.startswith("<") or end < 0 or ' id="' not in piece[:end]:
+        return False
+    tag = piece[: min(i for i in (piece.find(" "), end) if i > 0)]
+    return tag not in _IN_TABLES
+
+
+def swaps(old: str | None, new: str) -> list[str] | None:
+    """The pieces of ``new`` that are not ``old``'s, when nothing else of the part
+    changed and each is an element with an id (htmx's socket extension swaps each
+    element of a frame in for the one with its id); None when the whole part must
+    go (its shape changed, a row came or went, or most of it changed)."""
+    if not isinstance(old, Pieced) or not isinstance(new, Pieced):
+        return None
+    if len(old.pieces) != len(new.pieces):
+        return None
+    changed = [n for o, n in zip(old.pieces, new.pieces, strict=True) if o != n]
+    if not changed or not all(_has_id(piece) for piece in changed):
+        return None
+    if 2 * sum(len(piece) for piece in changed) > len(new):
+        return None
+    shape = skeleton(new)
+    if shape is _NOT_FOUND or skeleton(old) != shape:
+        return None
+    return changed
 
 
 def kept() -> tuple[int, int]:

@@ -16,6 +16,10 @@ regions are not cached yet, and a socket tells a changed part by comparing the H
 it last sent (a shared part is the very same string for every seat of a version, so
 that comparison is free) rather than hashing every part for every seat.
 
+Inside a part, a ``{% piece %}`` (a row of the seats, the vote grid, the log) is
+drawn once per equal values (``games.pieces``), and when only such rows changed the
+push sends those rows alone, each swapped in by its id.
+
 A part is drawn again only when something its template reads has changed
 (``games.drawn``): each socket keeps what its parts were last drawn from, and each
 table keeps its recent drawings, so a seat whose card did not change gets its card
@@ -352,7 +356,12 @@ def _drawing(
                 memo[mine] = found
             return found.html  # type: ignore[return-value]
     made = drawn.draw(template, values)
-    made = drawn.Drawn(mark_safe(_compact(made.html)), made.reads)  # noqa: S308
+    found = tuple(_compact(piece) for piece in made.pieces)
+    made = drawn.Drawn(
+        mark_safe(pieces.pieced(_compact(made.html), found)),  # noqa: S308
+        made.reads,
+        found,
+    )
     if made.reads is not None:
         if shelf is None:
             shelf = _Shelf()
@@ -567,7 +576,13 @@ def render_update(
     # nothing here needs escaping.
     for part in parts.regions:
         key = f"region-{part.region.id}"
-        if sent.get(key) != shown[key]:
+        last = sent.get(key)
+        if last != shown[key]:
+            # Only some rows changed (games.pieces): those rows, each by its id.
+            rows = pieces.swaps(last, part.html)
+            if rows is not None:
+                frame.extend(rows)
+                continue
             frame.append(
                 f'<div id="{key}" class="region" hx-swap-oob="true">{part.html}</div>'
             )

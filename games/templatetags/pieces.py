@@ -36,17 +36,25 @@ class PieceNode(Node):
                 tuple(pieces.frozen(values[name]) for name, _expr in self.named),
             )
         except pieces.NotPlain:
-            return self._draw(context, values)
-        found = pieces.find(key)
-        if found is None:
             found = self._draw(context, values)
-            pieces.keep(key, found)
+        else:
+            found = pieces.find(key)
+            if found is None:
+                found = self._draw(context, values)
+                pieces.keep(key, found)
+        log = getattr(context, "piece_log", None)
+        if log is not None:
+            log.append(found)
         return mark_safe(found)  # noqa: S308 - a template's own output
 
-    def _draw(self, context: Any, values: dict[str, Any]) -> SafeString:
+    def _draw(self, context: Any, values: dict[str, Any]) -> str:
         # The block sees the values it named and nothing else, so its HTML is a
-        # function of them (and of the language).
-        return mark_safe(self.nodelist.render(context.new(values)))  # noqa: S308
+        # function of them (and of the language). Its white space at either end
+        # belongs to the template around it: a piece is its element alone.
+        inner = context.new(values)
+        if hasattr(inner, "piece_log"):
+            inner.piece_log = None  # a piece inside a piece is part of it
+        return str(self.nodelist.render(inner)).strip()
 
 
 @register.tag

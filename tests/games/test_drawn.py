@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -274,3 +275,120 @@ def test_every_push_equals_a_fresh_drawing(
         game.refresh_from_db()
         steps += 1
     assert steps > 10
+
+
+# --- A push that sends only the rows that changed rebuilds the part exactly --------
+
+_ID = re.compile(r'^<\w+\s[^>]*?\bid="([^"]+)"')
+_VOID = {"input", "br", "img", "hr", "meta", "link", "source", "wbr", "col", "area"}
+
+
+class _TopLevel(HTMLParser):
+    """The frame's top-level elements, each as (id, its whole HTML, its inner HTML),
+    which is what htmx's socket extension swaps in one by one."""
+
+    def __init__(self, frame: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.frame = frame
+        self.lines = [0]
+        for line in frame.split("\n"):
+            self.lines.append(self.lines[-1] + len(line) + 1)
+        self.depth = 0
+        self.start = 0
+        self.inner = 0
+        self.found: list[tuple[str, str, str]] = []
+        self.feed(frame)
+        self.close()
+
+    def _at(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        at = self._at()
+        if self.depth == 0:
+            self.start = at
+            text = self.get_starttag_text() or ""
+            self.inner = at + len(text)
+            self.ident = dict(attrs).get("id") or ""
+            if tag in _VOID:
+                self.found.append((self.ident, text, ""))
+                return
+        if tag not in _VOID:
+            self.depth += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        at = self._at()
+        self.depth -= 1
+        if self.depth == 0:
+            end = self.frame.index(">", at) + 1
+            whole = self.frame[self.start : end]
+            self.found.append((self.ident, whole, self.frame[self.inner : at]))
+            # A browser drops a table's row found outside a table.
+            assert tag not in {"tr", "td", "th", "tbody", "thead", "tfoot"}, whole
+
+
+def _apply(page: dict[str, str], frame: str) -> None:
+    """The frame swapped into the page's parts as the browser does: a part by its
+    id, a row by its id inside the part that holds it."""
+    for ident, whole, inner in _TopLevel(frame).found:
+        if ident in page:
+            page[ident] = inner
+            continue
+        if ident.startswith("table-"):
+            continue  # the state and the clock
+        holders = [key for key, html in page.items() if f'id="{ident}"' in html]
+        assert len(holders) == 1, f"row {ident} is in {holders}"
+        html = page[holders[0]]
+        rows = list(getattr(html, "pieces", ()))
+        at = next(i for i, row in enumerate(rows) if _row_id(row) == ident)
+        old, rows[at] = rows[at], whole
+        page[holders[0]] = pieces.pieced(html.replace(old, whole, 1), tuple(rows))
+
+
+def _row_id(row: str) -> str:
+    found = _ID.match(row)
+    return found[1] if found else ""
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("ruleset", "players", "options", "seed"), [GAMES[0], GAMES[3], GAMES[4]]
+)
+def test_a_push_of_changed_rows_rebuilds_every_part(
+    ruleset: str, players: int, options: dict[str, Any], seed: int
+) -> None:
+    rendering.forget_all()
+    game = _start(ruleset, players, options)
+    viewers: dict[Any, Any] = {
+        seat.position: seat.user for seat in game.seats.select_related("user")
+    }
+    viewers["spectator"] = UserFactory()
+    sent: dict[Any, dict[str, str]] = {}
+    pages: dict[Any, dict[str, str]] = {}
+    memos: dict[Any, dict[str, Any]] = {key: {} for key in viewers}
+    rng = random.Random(seed)
+    rows_sent = 0
+    while game.status == Game.Status.PLAYING:
+        for key, user in viewers.items():
+            ctx = table_context(game, user, with_chat=False)
+            with translation.override("ru"):
+                if key not in sent:
+                    _html, shown = rendering.render_whole(ctx, memo=memos[key])
+                    pages[key] = {k: v for k, v in shown.items() if k != "table-state"}
+                else:
+                    frame, shown = rendering.render_update(
+                        ctx, sent[key], memo=memos[key]
+                    )
+                    rows_sent += frame.count('<li id="seat-row-')
+                    _apply(pages[key], frame)
+            sent[key] = shown
+            for part, html in pages[key].items():
+                assert str(html) == str(shown[part]), f"{part} of {key}"
+            # The page now holds exactly these parts (with the rows they hold).
+            pages[key] = {k: v for k, v in shown.items() if k != "table-state"}
+        seat, action = engine.random_action(load_state(game), rng)
+        user = viewers.get(seat, game.moderator)
+        services.game_act(game=game, user=user, action=action, turn=game.turn)
+        game.refresh_from_db()
+    assert rows_sent > 0

@@ -151,3 +151,60 @@ _RUNS = re.compile(r"\s*\n\s*")
 @given(st.text(alphabet=" \t\r\n\xa0ab<>", max_size=40))
 def test_compact_folds_every_run_of_white_space_with_a_break(html: str) -> None:
     assert rendering._compact(html) == _RUNS.sub("\n", html)
+
+
+def _part(rows: list[str], head: str = "<h2>Players</h2>") -> str:
+    return pieces.pieced(head + "<ul>" + "\n".join(rows) + "</ul>", tuple(rows))
+
+
+ROWS = [
+    f'<li id="seat-row-{n}" data-seat="{n}">Player {n} waits</li>' for n in range(6)
+]
+
+
+def test_only_the_rows_that_changed_are_swapped() -> None:
+    changed = [*ROWS]
+    changed[2] = '<li id="seat-row-2" data-seat="2">Player 2 voted</li>'
+    assert pieces.swaps(_part(ROWS), _part(changed)) == [changed[2]]
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        _part([*ROWS, '<li id="seat-row-6">new</li>']),  # a row came
+        _part(ROWS[:-1]),  # a row went
+        _part(
+            [*ROWS[:2], '<li id="seat-row-2">Player 2 voted</li>', *ROWS[3:]],
+            "<h2>X</h2>",
+        ),
+        _part(["<li>no id</li>", *ROWS[1:]]),  # a row with no id to swap it in by
+        _part(['<tr id="seat-row-0"><td>0</td></tr>', *ROWS[1:]]),  # a table's row
+        _part([row.replace("waits", "voted") for row in ROWS]),  # most of it changed
+        "<ul>no pieces</ul>",
+    ],
+)
+def test_the_whole_part_goes_when_more_than_rows_changed(new: str) -> None:
+    assert pieces.swaps(_part(ROWS), new) is None
+
+
+def test_nothing_to_swap_when_nothing_changed() -> None:
+    assert pieces.swaps(_part(ROWS), _part(list(ROWS))) is None
+    assert pieces.swaps(None, _part(ROWS)) is None
+
+
+def test_a_drawn_region_knows_its_pieces_after_compaction() -> None:
+    from games import drawn
+
+    template = Template(
+        "{% load pieces %}<ul>\n  {% for r in rows %}{% piece r %}\n    "
+        '<li id="r-{{ r.name }}">\n      {{ r.name }}\n    </li>'
+        "{% endpiece %}\n  {% endfor %}\n</ul>"
+    )
+    made = drawn.draw(template, {"rows": [Row("a"), Row("b")]})
+    assert made.pieces == (
+        '<li id="r-a">\n      a\n    </li>',
+        '<li id="r-b">\n      b\n    </li>',
+    )
+    html = rendering._compact(made.html)
+    for piece in made.pieces:
+        assert rendering._compact(piece) in html
