@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
@@ -187,6 +188,19 @@ class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
         )
         await self.accept()
         await self.on_connect()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """A message to its handler, as Channels does, without Channels' hop to a
+        thread to close stale database connections before every message: every
+        consumer here reaches the database only through ``database_sync_to_async``,
+        which closes them itself around each call, and a table's push answered from
+        its snapshot touches no database at all. (The hops were ten a move, one per
+        seat, each waiting in line behind the move's own database thread: most of
+        the time between a move's commit and its first push.)"""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def admit(self) -> bool:
         """Hook for subclasses, before acceptance: return False after closing the
