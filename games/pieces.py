@@ -52,29 +52,36 @@ class NotPlain(Exception):
     """A value a piece cannot be filed by (the block is then drawn every time)."""
 
 
+_PLAIN_SCALARS = frozenset({str, int, bool, float, type(None)})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""A dataclass's field names, by its type (``dataclasses.fields`` is slow to ask
+for every row of every push)."""
+
+
 def frozen(value: Any) -> Hashable:
     """A hashable that is equal for two values exactly when a template prints them
     the same: the type of a scalar counts (``1`` and ``True`` print differently, and
     so do a safe string and a plain one with the same text), a lazy text is taken in
     the active language."""
     kind = type(value)
-    if kind is str or kind is int or kind is bool or kind is float or value is None:
+    if kind in _PLAIN_SCALARS:
         return (kind, value)
+    if kind is list or kind is tuple:
+        return (kind, tuple(map(frozen, value)))
+    names = _FIELDS.get(kind)
+    if names is not None:
+        return (kind, tuple(frozen(getattr(value, name)) for name in names))
+    if kind is dict:
+        return (dict, tuple((frozen(k), frozen(v)) for k, v in value.items()))
     if isinstance(value, SafeData) and isinstance(value, str):
         return ("safe", str(value))
     if isinstance(value, Promise):
         return ("lazy", str(value))
     if isinstance(value, enum.Enum):
         return (kind, value.value)
-    if kind is list or kind is tuple:
-        return (kind, tuple(frozen(item) for item in value))
-    if kind is dict:
-        return (dict, tuple((frozen(k), frozen(v)) for k, v in value.items()))
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (
-            kind,
-            tuple(frozen(getattr(value, f.name)) for f in dataclasses.fields(value)),
-        )
+        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+        return frozen(value)
     raise NotPlain(kind.__name__)
 
 
