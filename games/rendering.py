@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -55,8 +54,6 @@ from numerals.digits import localize_text, numerals_for
 CARD_TAG = "card"
 """The tag of a flashed private refusal (``GameError.private``): the table page shows
 it in the seat's card (``card_error``), the page's message list leaves it out."""
-
-_LINE_BREAKS = re.compile(r"\s*\n\s*")
 
 
 def _compact(html: str) -> str:
