@@ -241,7 +241,7 @@ class _WatchedContext(Context):
         self._given = values
         self._watch = watch
         # Each {% piece %}'s HTML as the template drew it (games.pieces).
-        self.piece_log: list[str] | None = None
+        self.piece_log: list[str] | None = []
 
     def __getitem__(self, key: str) -> Any:
         for found in reversed(self.dicts):
@@ -284,10 +284,9 @@ def draw(template: str | Template, values: dict[str, Any]) -> Drawn:
     if isinstance(template, str):
         template = get_template(template).template  # type: ignore[attr-defined]
     context = _WatchedContext(values, watch)
-    context.piece_log = []
     html = template.render(context)
     reads = None if watch.broken else tuple(watch.reads.items())
-    return Drawn(str(html), reads, tuple(context.piece_log))
+    return Drawn(str(html), reads, tuple(context.piece_log or ()))
 
 
 class Reader:

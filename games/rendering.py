@@ -357,7 +357,6 @@ def _drawing(
     made = drawn.Drawn(
         mark_safe(pieces.pieced(_compact(made.html), found)),  # noqa: S308
         made.reads,
-        found,
     )
     if made.reads is not None:
         if shelf is None:
@@ -407,16 +406,24 @@ def _shared_key(game: Game) -> tuple[Any, ...]:
 class LiveParts:
     """A started table's live area, part by part (see the module doc)."""
 
-    state: SafeString
+    game: Game
+    countdown: bool
     regions: list[RegionPart]
     extras: SafeString
+
+    @functools.cached_property
+    def state(self) -> SafeString:
+        """The table's state and clock, for a whole live area (a push sends its
+        own, marked for an out-of-band swap: ``render_update``)."""
+        return render_state(self.game, countdown=self.countdown)
 
     def shown(self) -> dict[str, str]:
         """Each part's HTML by its id: what a socket keeps to tell what a later
         push must send (a few kilobytes a socket; comparing a shared part, the same
         string for every seat, costs nothing, where hashing every part for every
-        seat cost a tenth of a push)."""
-        found: dict[str, str] = {"table-state": self.state, "table-extras": self.extras}
+        seat cost a tenth of a push). The state goes with every push, so it is not
+        among them."""
+        found: dict[str, str] = {"table-extras": self.extras}
         for part in self.regions:
             found[f"region-{part.region.id}"] = part.html
         return found
@@ -521,11 +528,15 @@ def live_parts(
     context: Mapping[str, Any], memo: dict[Any, drawn.Drawn] | None = None
 ) -> LiveParts:
     game: Game = context["game"]
-    state = render_state(game, countdown=bool(context.get("countdown")))
     own = _Own(context, memo)
     regions = render_regions(context, shared_key=_shared_key(game), own=own)
     extras = mark_safe(own.draw("games/_extras.html"))  # noqa: S308 - a template's
-    return LiveParts(state=state, regions=regions, extras=extras)
+    return LiveParts(
+        game=game,
+        countdown=bool(context.get("countdown")),
+        regions=regions,
+        extras=extras,
+    )
 
 
 def render_live(
@@ -568,7 +579,7 @@ def render_update(
     context = table_page_context(ctx, origin=origin, csrf_token=csrf_token, memo=memo)
     parts: LiveParts = context["live"]
     shown = parts.shown()
-    frame = [render_state(ctx.game, oob=True, countdown=bool(context.get("countdown")))]
+    frame = [render_state(ctx.game, oob=True, countdown=parts.countdown)]
     # The parts are the templates' own HTML and the ids are the family's constants:
     # nothing here needs escaping.
     for part in parts.regions:

@@ -207,6 +207,17 @@ def _start(ruleset: str, players: int, options: dict[str, Any]) -> Game:
     return services.game_start(game=game, user=users[0])
 
 
+def _viewers(game: Game) -> dict[Any, Any]:
+    """Every seat's player, the moderator (in a moderated game) and a spectator."""
+    viewers: dict[Any, Any] = {
+        seat.position: seat.user for seat in game.seats.select_related("user")
+    }
+    if game.moderator is not None:
+        viewers[engine.MODERATOR] = game.moderator
+    viewers["spectator"] = UserFactory()
+    return viewers
+
+
 def _expected(context: dict[str, Any]) -> dict[str, str]:
     """Each part of the live area as plain Django draws it, with no cache at all
     (every ``{% piece %}`` drawn afresh too)."""
@@ -244,12 +255,7 @@ def test_every_push_equals_a_fresh_drawing(
 ) -> None:
     rendering.forget_all()
     game = _start(ruleset, players, options)
-    viewers: dict[Any, Any] = {
-        seat.position: seat.user for seat in game.seats.select_related("user")
-    }
-    if game.moderator is not None:
-        viewers[engine.MODERATOR] = game.moderator
-    viewers["spectator"] = UserFactory()
+    viewers = _viewers(game)
     tokens = {key: f"{n:064x}" for n, key in enumerate(viewers, start=7)}
     memos: dict[Any, dict[str, Any]] = {key: {} for key in viewers}
     rng = random.Random(seed)
@@ -360,10 +366,7 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
 ) -> None:
     rendering.forget_all()
     game = _start(ruleset, players, options)
-    viewers: dict[Any, Any] = {
-        seat.position: seat.user for seat in game.seats.select_related("user")
-    }
-    viewers["spectator"] = UserFactory()
+    viewers = _viewers(game)
     sent: dict[Any, dict[str, str]] = {}
     pages: dict[Any, dict[str, str]] = {}
     memos: dict[Any, dict[str, Any]] = {key: {} for key in viewers}
@@ -375,7 +378,7 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
             with translation.override("ru"):
                 if key not in sent:
                     _html, shown = rendering.render_whole(ctx, memo=memos[key])
-                    pages[key] = {k: v for k, v in shown.items() if k != "table-state"}
+                    pages[key] = dict(shown)
                 else:
                     frame, shown = rendering.render_update(
                         ctx, sent[key], memo=memos[key]
@@ -386,9 +389,8 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
             for part, html in pages[key].items():
                 assert str(html) == str(shown[part]), f"{part} of {key}"
             # The page now holds exactly these parts (with the rows they hold).
-            pages[key] = {k: v for k, v in shown.items() if k != "table-state"}
+            pages[key] = dict(shown)
         seat, action = engine.random_action(load_state(game), rng)
-        user = viewers.get(seat, game.moderator)
-        services.game_act(game=game, user=user, action=action, turn=game.turn)
+        services.game_act(game=game, user=viewers[seat], action=action, turn=game.turn)
         game.refresh_from_db()
     assert rows_sent > 0
