@@ -139,6 +139,19 @@ class _ServerStats:
         self.kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         self.buckets: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         self.unattributed = 0
+        # The collector's pauses, per generation: [count, seconds, longest].
+        self.gc: dict[int, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+        self._gc_started = 0.0
+
+    def collecting(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+            return
+        took = time.perf_counter() - self._gc_started
+        entry = self.gc[info["generation"]]
+        entry[0] += 1
+        entry[1] += took
+        entry[2] = max(entry[2], took)
 
     def add(self, kind: str, queries: int, version: int | None = None) -> None:
         with self.lock:
@@ -156,6 +169,7 @@ class _ServerStats:
                 "kinds": dict(self.kinds),
                 "buckets": dict(self.buckets),
                 "unattributed": self.unattributed,
+                "gc": {str(k): v for k, v in self.gc.items()},
             }
         temporary = path.with_suffix(".tmp")
         temporary.write_text(json.dumps(data))
@@ -215,6 +229,9 @@ def _server() -> Any:
             time.sleep(0.25)
 
     threading.Thread(target=write_forever, daemon=True).start()
+    import gc
+
+    gc.callbacks.append(_stats.collecting)
     _app = application
     return _app
 
@@ -552,6 +569,7 @@ def servers_stop(servers: list[tuple[subprocess.Popen[bytes], int]]) -> None:
 def server_totals(folder: Path) -> dict[str, Any]:
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     buckets: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    collector: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     for path in folder.glob("stats-*.json"):
         with contextlib.suppress(ValueError, OSError):
             data = json.loads(path.read_text())
@@ -561,7 +579,12 @@ def server_totals(folder: Path) -> dict[str, Any]:
             for name, (count, queries) in data["buckets"].items():
                 buckets[name][0] += count
                 buckets[name][1] += queries
-    return {"kinds": kinds, "buckets": buckets}
+            for generation, (count, seconds, longest) in data.get("gc", {}).items():
+                entry = collector[generation]
+                entry[0] += count
+                entry[1] += seconds
+                entry[2] = max(entry[2], longest)
+    return {"kinds": kinds, "buckets": buckets, "gc": collector}
 
 
 # --- Users and tokens, straight into the database ---------------------------------
@@ -647,6 +670,8 @@ class Measure:
     frames_in: int = 0
     # --act post: from a move's POST to the page its redirect leads to.
     posts: list[float] = field(default_factory=list)
+    # --serial: (game, version the move was made on, latency) of each measured move.
+    moves: list[tuple[str, int, float]] = field(default_factory=list)
 
     def table_playing(self) -> None:
         """One more table has dealt its first game. Nobody moves before every table
@@ -672,6 +697,7 @@ class TableGame:
     """One game at one table, as its ten programs see it."""
 
     code: str
+    ruleset: str = ""
     sent: dict[int, float] = field(default_factory=dict)
     arrived: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
     # Browser seats: (version the move was decided on, when it was sent).
@@ -1235,7 +1261,7 @@ async def table_open(
     joined = await asyncio.gather(*(s.post(f"tables/{code}/join") for s in seats[1:]))
     if any(answer.status_code != 200 for answer in joined):
         raise RuntimeError("join: " + ",".join(str(a.status_code) for a in joined))
-    game = TableGame(code)
+    game = TableGame(code, ruleset)
     await asyncio.gather(*(seat.connect(game) for seat in seats))
     return game
 
@@ -1357,6 +1383,9 @@ async def serial_moves(
         measure.actions += 1
         last = max(game.arrived[version + 1])
         measure.latencies.append(max(last, answered) - started)
+        measure.moves.append(
+            (game.ruleset or "floor", version, max(last, answered) - started)
+        )
 
 
 async def table_serial(
@@ -1578,6 +1607,15 @@ def measure_queries(
     measure.server = kinds  # type: ignore[attr-defined]
     buckets = {name: delta("buckets", name) for name in after["buckets"]}
     measure.buckets = buckets  # type: ignore[attr-defined]
+    # The longest pause is the run's, warmup included (a maximum has no delta).
+    measure.gc = {  # type: ignore[attr-defined]
+        generation: (
+            new[0] - before["gc"].get(generation, [0, 0.0])[0],
+            new[1] - before["gc"].get(generation, [0, 0.0])[1],
+            new[2],
+        )
+        for generation, new in after["gc"].items()
+    }
 
 
 def report(
@@ -1662,6 +1700,16 @@ def report(
                     f"{total / count:.1f}"
                 )
         print("queries_per_action_by_game_length: " + ", ".join(rows))
+    collector = getattr(measure, "gc", {})
+    if collector:
+        print(
+            "gc_pauses: "
+            + ", ".join(
+                f"gen{generation} {count}x {seconds * 1000:.0f} ms"
+                f" (longest {longest * 1000:.1f})"
+                for generation, (count, seconds, longest) in sorted(collector.items())
+            )
+        )
     print(f"tables: {measure.tables}")
     print(f"actions_per_s: {measure.actions / args.seconds:.1f}")
     if args.serial:
@@ -1769,6 +1817,12 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--profile", metavar="FILE", help="py-spy the first worker into FILE"
     )
+    parser.add_argument(
+        "--moves",
+        metavar="FILE",
+        help="--serial: write each measured move (game, version, ms) to FILE as CSV, "
+        "to see where the tail comes from",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.act is None:
@@ -1839,6 +1893,17 @@ def main(argv: list[str] | None = None) -> None:
         if redis_url:
             redis_flush(os.environ["REDIS_URL"])
     report(args, measure, floor)
+    if args.moves:
+        moves_write(Path(args.moves), measure, floor)
+
+
+def moves_write(path: Path, measure: Measure, floor: Measure | None) -> None:
+    """Each measured move, Podpolye's then the floor's: game,version,ms."""
+    with path.open("w") as out:
+        out.write("game,version,ms\n")
+        for taken in (measure, floor):
+            for game, version, seconds in taken.moves if taken else ():
+                out.write(f"{game},{version},{seconds * 1000:.2f}\n")
 
 
 if __name__ == "__main__":

@@ -104,6 +104,7 @@ def _play(
         snapshot = snapshots.for_push(game.pk, game.code, (game.version, game.status))
         assert snapshot is not None
         if game.status != game.Status.PLAYING:
+            finish = _finish(snapshot, users, tokens, memos if remember else None)
             break
 
         def draw(
@@ -138,6 +139,8 @@ def _play(
             sent[viewer.pk] = shown
             size += len(frame.encode())
         samples.append((first, total, size // len(users), acted))
+    else:
+        finish = (0.0, 0.0, 0)
     third = len(samples) // 3
     thirds = [samples[:third], samples[third : 2 * third], samples[2 * third :]]
     for name, part in zip(("early", "middle", "late"), thirds, strict=True):
@@ -151,7 +154,45 @@ def _play(
             f"{ruleset:15} {name:6} moves={len(part):3}  first_seat_ms={shared:6.2f}  "
             f"push_ms={seats:6.2f}  bytes={size:6.0f}  act_ms={act:5.2f}"
         )
+    first, total, size = finish
+    lines.append(
+        f"{ruleset:15} finish moves=  1  first_seat_ms={first * 1000:6.2f}  "
+        f"push_ms={total * 1000:6.2f}  bytes={size:6.0f}"
+    )
     return lines
+
+
+def _finish(
+    snapshot: Any,
+    users: list[Any],
+    tokens: dict[int, str],
+    memos: dict[int, Any] | None,
+) -> tuple[float, float, int]:
+    """The push of the move that ends the game, drawn for every seat as a socket
+    does (off the event loop, with the side chats a finished game may show, the
+    whole live area: the status changed)."""
+    from django.utils import translation
+
+    from games import rendering
+    from games.selectors import snapshot_seat_view, table_context
+
+    total, first, size = 0.0, 0.0, 0
+    for viewer in users:
+        started = time.perf_counter()
+        seat = snapshot_seat_view(snapshot, viewer)
+        ctx = table_context(
+            seat.game, viewer, with_chat=False, with_side_chat=True, seat=seat
+        )
+        memo = memos.setdefault(viewer.pk, {}) if memos is not None else None
+        with translation.override("ru"):
+            frame, _shown = rendering.render_whole(
+                ctx, origin="http://x", csrf_token=tokens[viewer.pk], memo=memo
+            )
+        took = time.perf_counter() - started
+        total += took
+        first = first or took
+        size += len(frame.encode())
+    return first, total, size // len(users)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,6 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from api.middleware import websocket_auth  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.settle import settle  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -24,3 +25,6 @@ application = ProtocolTypeRouter(
         "websocket": websocket_auth(URLRouter(websocket_urlpatterns)),
     }
 )
+# The process's long-lived objects are made now and left out of every later full
+# collection (config.settle: those collections were the slowest moves).
+settle()

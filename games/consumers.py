@@ -43,6 +43,7 @@ from games.rendering import (
 from games.schemas import SocketChat, shapes
 from games.selectors import (
     SeatView,
+    finished_chats_kept,
     lobby_tables,
     my_tables,
     private_channels,
@@ -357,17 +358,23 @@ class HtmlSeatConsumer(SeatConsumer):
     drawn: dict[str, Any] | None = None
 
     def seat_frame(self, seat: SeatView, *, on_loop: bool, full: bool) -> str | None:
-        # A finished game's channels and a readable private channel need a query.
-        if on_loop and seat.game.status == Game.Status.FINISHED:
-            return None
+        # A readable private channel needs a query; so do a finished game's, once
+        # per process: the first socket of the push that ends a game reads them
+        # (off the loop), the others find them kept (selectors.finished_chats).
+        finished = None
+        if seat.game.status == Game.Status.FINISHED:
+            finished = finished_chats_kept(seat.game)
+            if on_loop and finished is None:
+                return None
         ctx = table_context(
             seat.game,
             self.scope["user"],
             with_chat=False,
-            with_side_chat=not on_loop,
+            with_side_chat=not on_loop or finished is not None,
             seat=seat,
+            finished=finished,
         )
-        if on_loop and private_channels(ctx.chat_channels):
+        if on_loop and finished is None and private_channels(ctx.chat_channels):
             return None
         status = seat.game.status
         whole = full or self.parts_sent is None or status != self.parts_status

@@ -43,7 +43,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games import drawn, engine, pieces
+from games import drawn, engine, pieces, selectors
 from games.cache import LRU
 from games.families.registry import Region, family_of
 from games.models import ChatMessage, Game, GameAction
@@ -609,6 +609,7 @@ def drawings_kept() -> tuple[int, int]:
 def forget_all() -> None:
     """Tests call this between runs that reuse table ids."""
     pieces.forget_all()
+    selectors.forget_all()
     _shared.clear()
     _started.clear()
     _shelves.clear()

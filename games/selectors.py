@@ -11,6 +11,7 @@ only.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
 from games import engine, hooks
+from games.cache import LRU
 from games.models import ChatMessage, Game, Seat
 from games.state import load_state
 
@@ -190,24 +192,66 @@ def players_of(game: Game) -> list[Player]:
     ]
 
 
+FinishedChats = tuple[tuple[str, tuple[ChatMessage, ...]], ...]
+"""A finished game's private channels that were used, each with its messages."""
+
+FINISHED_CHATS_SECONDS = 60.0
+"""How long a process keeps a finished game's private channels (:func:`finished_chats`):
+long enough for the push that ends a game and the reloads after it; short enough that
+a renamed author shows under the new name soon."""
+_finished_chats: LRU[tuple[int, str], tuple[float, FinishedChats]] = LRU(256)
+
+
+def finished_chats(game: Game) -> FinishedChats:
+    """A finished game's private channels, open to everyone now and the same for
+    every viewer: read once for all the sockets of the push that ends the game (no
+    side may write to its channel after the end: ``services.chat_post``)."""
+    assert game.status == Game.Status.FINISHED
+    known = finished_chats_kept(game)
+    if known is not None:
+        return known
+    used = sorted(
+        ChatMessage.objects.filter(game=game)
+        .exclude(channel=ChatMessage.Channel.TABLE)
+        .values_list("channel", flat=True)
+        .distinct()
+    )
+    found = tuple((channel, tuple(chat_for(game, [channel]))) for channel in used)
+    _finished_chats.put((game.pk, game.code), (time.monotonic(), found))
+    return found
+
+
+def forget_all() -> None:
+    """Tests call this (through ``games.rendering.forget_all``) between runs that
+    reuse table ids."""
+    _finished_chats.clear()
+
+
+def finished_chats_kept(game: Game) -> FinishedChats | None:
+    """:func:`finished_chats` if this process has them, without a query."""
+    kept = _finished_chats.get((game.pk, game.code))
+    if kept is None or time.monotonic() - kept[0] > FINISHED_CHATS_SECONDS:
+        return None
+    return kept[1]
+
+
 def visible_chat_channels(
-    game: Game, view: dict[str, Any] | None, seated: bool
+    game: Game,
+    view: dict[str, Any] | None,
+    seated: bool,
+    finished: FinishedChats | None = None,
 ) -> tuple[str, ...]:
     """Which chat channels this viewer may read. The table channel: everyone, when
     chat is on. A side's private channel: the seats whose own view opens it now (the
     family's engine says when), and everyone once the game is finished (only the
-    channels that were used)."""
+    channels that were used: ``finished``, or :func:`finished_chats`)."""
     channels: list[str] = []
     if game.chat_enabled:
         channels.append(ChatMessage.Channel.TABLE)
     if game.status == Game.Status.FINISHED:
-        used = (
-            ChatMessage.objects.filter(game=game)
-            .exclude(channel=ChatMessage.Channel.TABLE)
-            .values_list("channel", flat=True)
-            .distinct()
-        )
-        channels += sorted(used)
+        if finished is None:
+            finished = finished_chats(game)
+        channels += [channel for channel, _messages in finished]
     elif seated and view is not None and view.get("me"):
         channels += [
             channel
@@ -244,22 +288,30 @@ def table_context(
     players: Sequence[Player] | None = None,
     state: Any = None,
     seat: SeatView | None = None,
+    finished: FinishedChats | None = None,
 ) -> TableContext:
     """Everything a table page shows to ``viewer``: seated player or spectator.
 
     ``players`` and ``state`` may come from a snapshot already read for another
     viewer (``games.snapshots``), or the viewer's ``seat`` may be given whole; the
-    view is still this viewer's own, from ``seat_view``."""
+    view is still this viewer's own, from ``seat_view``. A finished game's private
+    channels are ``finished`` if given (:func:`finished_chats_kept`: no query)."""
     if seat is None:
         seat = seat_view(game, viewer, players=players, state=state)
     me, view = seat.me, seat.view
-    channels = visible_chat_channels(game, view, me is not None or seat.moderating)
+    if game.status == Game.Status.FINISHED and finished is None:
+        finished = finished_chats(game)
+    channels = visible_chat_channels(
+        game, view, me is not None or seat.moderating, finished
+    )
     table_chat = []
     if with_chat and ChatMessage.Channel.TABLE in channels:
         table_chat = chat_for(game, [ChatMessage.Channel.TABLE])
     # A side's private channel is part of the live area: loaded whenever readable.
     side_chats = []
-    if with_side_chat:
+    if with_side_chat and finished is not None:
+        side_chats = [(channel, list(messages)) for channel, messages in finished]
+    elif with_side_chat:
         side_chats = [
             (channel, chat_for(game, [channel]))
             for channel in private_channels(channels)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,8 +27,10 @@ from channels.db import database_sync_to_async
 from games import engine
 from games.cache import LRU
 from games.models import Game
-from games.selectors import Player, players_of
+from games.selectors import Player, finished_chats, players_of
 from games.state import load_state
+
+log = logging.getLogger(__name__)
 
 SNAPSHOTS_KEPT = 4096
 
@@ -108,7 +111,16 @@ def committed(game: Game, state: Any) -> None:
     with the players this process already knows (seats never change after the start),
     so that every socket here answers the push without the database. Called after
     the commit only; a process that knows no snapshot of the table reads it on the
-    first push instead."""
+    first push instead.
+
+    The move that ends a game also reads the game's private channels, open to
+    every seat now (``selectors.finished_chats``): each socket's last push shows
+    them, and without them kept each socket went off the loop to read them itself."""
+    if game.status == Game.Status.FINISHED:
+        try:
+            finished_chats(game)
+        except Exception:  # the sockets read them themselves, as before
+            log.exception("table %s: the finished game's chats were not read", game.pk)
     known = cached(game.pk, game.code)
     if known is None or not known.players_still_hold(game):
         return

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.test import Client
 
 from config.asgi import application
-from games import engine, hooks, push, services
+from games import engine, hooks, push, selectors, services
 from games.engine import oracle
 from games.models import Game
 from games.state import load_state
@@ -203,6 +203,41 @@ async def test_the_evil_channel_reaches_evil_seats_only() -> None:
         else:
             assert received == [], position
     for socket in sockets.values():
+        await socket.disconnect()
+
+
+async def test_the_push_that_ends_a_game_opens_the_sides_channels_to_everyone() -> None:
+    """A finished game's private channels are open to every seat and spectator: the
+    move that ends it reads them once, before its push, and every socket's last push
+    shows them (each socket read them itself before, off the event loop)."""
+    for seed in range(60):
+        game = await sync_to_async(start_table)("partisans", 5, {"scout": True})
+        game = await sync_to_async(play_until)(
+            game, random.Random(seed), lambda g: g.phase == "sniper"
+        )
+        if game.phase == "sniper":
+            break
+    else:
+        pytest.fail("no random game reached the sniper phase")
+    users = await sync_to_async(seated_users)(game)
+    state = await sync_to_async(load_state)(game)
+    evil = next(p for p in users if engine.view(state, p)["me"]["side"] == "evil")
+    await sync_to_async(services.chat_post)(
+        game=game, user=users[evil], text="целимся в третьего", channel="evil"
+    )
+    spectator = await sync_to_async(UserFactory)()
+    sockets = [await connect(u, game.code) for u in [*users.values(), spectator]]
+    for socket in sockets:
+        await drain(socket)
+    assert selectors.finished_chats_kept(game) is None
+    game = await sync_to_async(play_until)(game, random.Random(0), lambda g: False)
+    assert game.status == Game.Status.FINISHED
+    kept = selectors.finished_chats_kept(game)
+    assert kept is not None and [c for c, _ in kept] == ["evil"]
+    for socket in sockets:
+        text = "".join(await drain(socket))
+        assert 'data-status="finished"' in text
+        assert "целимся в третьего" in text
         await socket.disconnect()
 
 
