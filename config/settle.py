@@ -74,8 +74,4 @@ def settle() -> int:
     get_resolver().url_patterns  # noqa: B018 - imports every urls module
     gc.collect()
     gc.freeze()
-    import os
-
-    if os.environ.get("GC_T"):
-        gc.set_threshold(*map(int, os.environ["GC_T"].split(",")))
     return compiled
