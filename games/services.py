@@ -15,7 +15,7 @@ import random
 import secrets
 import threading
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -375,17 +375,30 @@ def _act(
         state = load_state(game)
         family = family_of(game.ruleset)
         move = family.complete_move(dict(action), engine.legal_actions(state, position))
+        claim = None
+        if optimistic:
+
+            def claim(fields: list[str]) -> None:
+                # The row is written before anything else, so the move takes the
+                # table's row lock first, as a move read under the lock does: the
+                # other way round, a move here and one under the lock in another
+                # process each held what the other waited for (PostgreSQL's
+                # deadlock, on the action's number and the row). A move another
+                # process took since the snapshot makes it write nothing.
+                version, status, deadline = before
+                written = Game.objects.filter(
+                    pk=game.pk, version=version, status=status, deadline=deadline
+                ).update(**{name: getattr(game, name) for name in set(fields)})
+                if written != 1:
+                    raise _Stale
+
         try:
-            new_state, fields = _apply_move(game, seats, state, position, move)
+            new_state, fields = _apply_move(
+                game, seats, state, position, move, claim=claim
+            )
         except engine.IllegalAction as exc:
             raise errors.IllegalMove(exc, private=family.private_refusal(move)) from exc
         if optimistic:
-            version, status, deadline = before
-            written = Game.objects.filter(
-                pk=game.pk, version=version, status=status, deadline=deadline
-            ).update(**{name: getattr(game, name) for name in set(fields)})
-            if written != 1:
-                raise _Stale
             _after_save(game, new_state)
         else:
             _save_move(game, new_state, fields)
@@ -400,14 +413,27 @@ def _apply_move(
     action: dict[str, Any],
     *,
     by_bot: bool = False,
+    claim: Callable[[list[str]], None] | None = None,
 ) -> tuple[Any, list[str]]:
     """One move on the locked row ``game`` at ``state``: the action row, the family's
     records, the new turn and deadline, the end of the game. Returns the new state
     and the fields of ``game`` to save; raises ``engine.IllegalAction`` with nothing
-    written."""
+    written. ``claim``, given, writes the row's new fields before anything else is
+    written (a move tried on a snapshot, not read under the lock: ``_act``)."""
     new_state, events = engine.apply(state, position, action)
     # What the engine accepted is exactly what is stored and replayed.
     game.version += 1
+    before = game.turn
+    game.turn = engine.turn(new_state)
+    game.phase = engine.view(new_state, None)["phase"]
+    game.last_action_at = timezone.now()
+    fields = ["version", "turn", "phase", "last_action_at", "deadline"]
+    over = engine.outcome(new_state)
+    if over is not None:
+        fields += _finish(game, over)
+    _set_deadline(game, new_state, changed=game.turn != before)
+    if claim is not None:
+        claim(fields)
     GameAction.objects.create(
         game=game,
         number=game.version,
@@ -418,15 +444,13 @@ def _apply_move(
     family_of(game.ruleset).project(
         game=game, seats=seats, events=events, state=new_state
     )
-    before = game.turn
-    game.turn = engine.turn(new_state)
-    game.phase = engine.view(new_state, None)["phase"]
-    game.last_action_at = timezone.now()
-    fields = ["version", "turn", "phase", "last_action_at", "deadline"]
-    over = engine.outcome(new_state)
     if over is not None:
-        fields += _finish(game, seats, over, engine.final_roles(new_state))
-    _set_deadline(game, new_state, changed=game.turn != before)
+        _cards_up(seats, over, engine.final_roles(new_state))
+        # Read once the move's own action is written, so that it counts.
+        game.bot_played = _bot_played(game, seats)
+        fields.append("bot_played")
+        if claim is not None and game.bot_played:
+            Game.objects.filter(pk=game.pk).update(bot_played=True)
     return new_state, fields
 
 
@@ -648,16 +672,24 @@ def _seat(pk: int, game_id: int, position: int, user_id: int) -> Seat:
     return Seat.from_db(Seat.objects.db, names, [known[name] for name in names])
 
 
-def _finish(
-    game: Game,
+def _finish(game: Game, outcome: engine.Outcome) -> list[str]:
+    """The game is over: its row's side of it (the seats' is :func:`_cards_up`)."""
+    game.status = Game.Status.FINISHED
+    game.winner = str(outcome.winner)
+    game.end_reason = outcome.reason
+    game.finished_at = timezone.now()
+    game.bot_played = False  # until _bot_played has read the whole game
+    return ["status", "winner", "end_reason", "finished_at", "bot_played"]
+
+
+def _cards_up(
     seats: Mapping[int, Seat],
     outcome: engine.Outcome,
     roles: tuple[tuple[str, str], ...],
-) -> list[str]:
-    """The game is over: turn every card up into the seats, for history and stats."""
-    # One UPDATE per distinct card (a handful: a game has few roles), not
-    # bulk_update's CASE per seat, whose expressions alone cost a finishing move
-    # more than all of its other work.
+) -> None:
+    """Turn every card up into the seats, for history and stats: one UPDATE per
+    distinct card (a handful: a game has few roles), not bulk_update's CASE per seat,
+    whose expressions alone cost a finishing move more than all of its other work."""
     cards: dict[tuple[str, str, bool], list[int]] = defaultdict(list)
     for position, (role, side) in enumerate(roles):
         seat = seats[position]
@@ -667,12 +699,6 @@ def _finish(
         cards[(role, side, seat.won)].append(seat.pk)
     for (role, side, won), pks in cards.items():
         Seat.objects.filter(pk__in=pks).update(role=role, side=side, won=won)
-    game.status = Game.Status.FINISHED
-    game.winner = str(outcome.winner)
-    game.end_reason = outcome.reason
-    game.finished_at = timezone.now()
-    game.bot_played = _bot_played(game, seats)
-    return ["status", "winner", "end_reason", "finished_at", "bot_played"]
 
 
 def _bot_played(game: Game, seats: Mapping[int, Seat]) -> bool:

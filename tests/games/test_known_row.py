@@ -178,3 +178,64 @@ def test_moves_racing_on_one_known_row_are_each_taken_once() -> None:
     )
     assert numbers == list(range(1, row.version + 1))
     assert row.phase == "mission"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_on_a_known_row_and_one_under_the_lock_do_not_deadlock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One process tries a vote on its snapshot while another takes a vote under the
+    row lock. The first takes the row before it writes anything: once it wrote its
+    action first, the second (holding the row, writing the same action number)
+    waited for it while it waited for the row, and PostgreSQL broke the deadlock by
+    failing one of the two moves."""
+    from games.families.resistance import projection
+
+    game = _proposed()
+    known = _row(game)
+    users = seated_users(game)
+    turn = known.turn
+    written = threading.Event()
+    go_on = threading.Event()
+    failures: list[BaseException] = []
+    project = projection.project
+
+    def held(**kwargs: object) -> None:
+        # The first vote, paused between its first writes and its commit.
+        if threading.current_thread().name == "known":
+            written.set()
+            go_on.wait(10)
+        project(**kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(projection, "project", held)
+
+    def vote(position: int, on: Game | None) -> None:
+        try:
+            services.game_act(
+                game=Game(pk=game.pk),
+                user=users[position],
+                action={"type": "vote", "approve": True},
+                turn=turn,
+                known=on,
+            )
+        except BaseException as exc:  # reported below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=vote, args=(0, known), name="known")
+    second = threading.Thread(target=vote, args=(1, None), name="locked")
+    first.start()
+    assert written.wait(10)
+    second.start()
+    second.join(0.5)  # it waits for the first (the row's lock, or SQLite's)
+    go_on.set()
+    first.join(20)
+    second.join(20)
+    assert not failures, failures
+    row = _row(game)
+    assert row.version == known.version + 2
+    numbers = list(
+        GameAction.objects.filter(game=game).values_list("number", flat=True)
+    )
+    assert numbers == list(range(1, row.version + 1))
