@@ -358,9 +358,9 @@ class HtmlSeatConsumer(SeatConsumer):
     drawn: dict[str, Any] | None = None
 
     def seat_frame(self, seat: SeatView, *, on_loop: bool, full: bool) -> str | None:
-        # A readable private channel needs a query; so do a finished game's, once
-        # per process: the first socket of the push that ends a game reads them
-        # (off the loop), the others find them kept (selectors.finished_chats).
+        # A readable private channel needs a query. A finished game's are read
+        # once, by the move that ended it (snapshots.committed): kept, they are
+        # drawn here; otherwise (another process took that move) off the loop.
         finished = None
         if seat.game.status == Game.Status.FINISHED:
             finished = finished_chats_kept(seat.game)

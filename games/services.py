@@ -447,8 +447,7 @@ def _apply_move(
     if over is not None:
         _cards_up(seats, over, engine.final_roles(new_state))
         # Read once the move's own action is written, so that it counts.
-        game.bot_played = _bot_played(game, seats)
-        fields.append("bot_played")
+        game.bot_played = _bot_played(game, seats)  # among _finish's fields
         if claim is not None and game.bot_played:
             Game.objects.filter(pk=game.pk).update(bot_played=True)
     return new_state, fields

@@ -170,16 +170,20 @@ async def test_reconnect_is_the_same_snapshot_as_a_refresh() -> None:
     )
 
 
-async def test_the_evil_channel_reaches_evil_seats_only() -> None:
+async def _at_the_sniper() -> Game:
+    """A five-seat game with the scout, played at random to the sniper's shot."""
     for seed in range(60):
         game = await sync_to_async(start_table)("partisans", 5, {"scout": True})
         game = await sync_to_async(play_until)(
             game, random.Random(seed), lambda g: g.phase == "sniper"
         )
         if game.phase == "sniper":
-            break
-    else:
-        pytest.fail("no random game reached the sniper phase")
+            return game
+    pytest.fail("no random game reached the sniper phase")
+
+
+async def test_the_evil_channel_reaches_evil_seats_only() -> None:
+    game = await _at_the_sniper()
     users = await sync_to_async(seated_users)(game)
     state = await sync_to_async(load_state)(game)
     sides = {p: engine.view(state, p)["me"]["side"] for p in users}
@@ -210,15 +214,7 @@ async def test_the_push_that_ends_a_game_opens_the_sides_channels_to_everyone() 
     """A finished game's private channels are open to every seat and spectator: the
     move that ends it reads them once, before its push, and every socket's last push
     shows them (each socket read them itself before, off the event loop)."""
-    for seed in range(60):
-        game = await sync_to_async(start_table)("partisans", 5, {"scout": True})
-        game = await sync_to_async(play_until)(
-            game, random.Random(seed), lambda g: g.phase == "sniper"
-        )
-        if game.phase == "sniper":
-            break
-    else:
-        pytest.fail("no random game reached the sniper phase")
+    game = await _at_the_sniper()
     users = await sync_to_async(seated_users)(game)
     state = await sync_to_async(load_state)(game)
     evil = next(p for p in users if engine.view(state, p)["me"]["side"] == "evil")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from collections.abc import Callable
 
 import pytest
 from django.db import connection
@@ -35,6 +36,30 @@ def _vote(game: Game, position: int, *, known: Game | None) -> Game:
         turn=_row(game).turn,
         known=known,
     )
+
+
+def _voter(
+    game: Game, turn: int, failures: list[BaseException]
+) -> Callable[[int, Game | None], None]:
+    """A thread's vote at ``position`` (on the row ``known``, or read under the
+    lock); what it raises goes to ``failures``."""
+    users = seated_users(game)
+
+    def vote(position: int, known: Game | None) -> None:
+        try:
+            services.game_act(
+                game=Game(pk=game.pk),
+                user=users[position],
+                action={"type": "vote", "approve": True},
+                turn=turn,
+                known=known,
+            )
+        except BaseException as exc:  # reported by the test
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    return vote
 
 
 def _proposed(players: int = 5) -> Game:
@@ -147,25 +172,9 @@ def test_moves_racing_on_one_known_row_are_each_taken_once() -> None:
     the versions have no gap and no duplicate."""
     game = _proposed()
     known = _row(game)
-    users = seated_users(game)
-    turn = known.turn
     failures: list[BaseException] = []
-
-    def vote(position: int) -> None:
-        try:
-            services.game_act(
-                game=Game(pk=game.pk),
-                user=users[position],
-                action={"type": "vote", "approve": True},
-                turn=turn,
-                known=known,
-            )
-        except BaseException as exc:  # reported below
-            failures.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=vote, args=(p,)) for p in range(5)]
+    vote = _voter(game, known.turn, failures)
+    threads = [threading.Thread(target=vote, args=(p, known)) for p in range(5)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -193,8 +202,6 @@ def test_a_move_on_a_known_row_and_one_under_the_lock_do_not_deadlock(
 
     game = _proposed()
     known = _row(game)
-    users = seated_users(game)
-    turn = known.turn
     written = threading.Event()
     go_on = threading.Event()
     failures: list[BaseException] = []
@@ -208,21 +215,7 @@ def test_a_move_on_a_known_row_and_one_under_the_lock_do_not_deadlock(
         project(**kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(projection, "project", held)
-
-    def vote(position: int, on: Game | None) -> None:
-        try:
-            services.game_act(
-                game=Game(pk=game.pk),
-                user=users[position],
-                action={"type": "vote", "approve": True},
-                turn=turn,
-                known=on,
-            )
-        except BaseException as exc:  # reported below
-            failures.append(exc)
-        finally:
-            connection.close()
-
+    vote = _voter(game, known.turn, failures)
     first = threading.Thread(target=vote, args=(0, known), name="known")
     second = threading.Thread(target=vote, args=(1, None), name="locked")
     first.start()
