@@ -43,7 +43,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games import drawn, engine, pieces, selectors
+from games import drawn, engine, pieces, recorded, selectors
 from games.cache import LRU
 from games.families.registry import Region, family_of
 from games.models import ChatMessage, Game, GameAction
@@ -126,6 +126,7 @@ def _page_context(
     origin: str = "",
     csrf_token: str | None = None,
     card_error: str = "",
+    memo: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
     game = ctx.game
     names = ctx.names
@@ -135,7 +136,8 @@ def _page_context(
     playing = game.status != Game.Status.ABANDONED
     board = None
     if ctx.view is not None and ctx.public_view is not None:
-        board = family.board(ctx.view, names, playing=playing)
+        # A socket's own board, kept while what it read is unchanged.
+        board = recorded.kept(memo, family, ctx.view, names, playing=playing)
 
     def public_board() -> Any:
         # Drawn only for shared regions that are not cached for this version yet.
@@ -214,7 +216,7 @@ def table_page_context(
     ``card_error`` is a private refusal to say inside the seat's card; ``memo``,
     what a socket's screen was last drawn from (``render_regions``)."""
     context = _page_context(
-        ctx, origin=origin, csrf_token=csrf_token, card_error=card_error
+        ctx, origin=origin, csrf_token=csrf_token, card_error=card_error, memo=memo
     )
     if context["board"] is not None and ctx.game.status != Game.Status.OPEN:
         context["live"] = live_parts(context, memo)

@@ -270,7 +270,7 @@ def test_a_whole_table_in_persian(new_player: Callable[..., Page]) -> None:
 
     table.propose(_team(table, _size(table)))
     page = look("bob", "table-vote")
-    persian_number(page, ".banner small", names=names)
+    persian_number(page, ".banner-detail", names=names)
     table.vote()
     first = table.name_at(table.public()["play"]["team"][0])
     page = look(first, "table-mission")

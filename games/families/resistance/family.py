@@ -29,6 +29,7 @@ class ResistanceFamily(Family):
     code = "resistance"
     regions = (
         Region("top", "resistance/top.html", shared=False, column="top"),
+        Region("status", "resistance/status.html", shared=True, column="top"),
         Region("action", "resistance/action.html", shared=False, column="top"),
         Region("board", "resistance/board.html", shared=True, column="main"),
         Region("card", "resistance/card.html", shared=False, column="main"),

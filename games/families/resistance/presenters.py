@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from django.utils.html import conditional_escape, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -172,7 +174,7 @@ class Board:
         self.rejections: int = view["rejections"]
 
     @cached_property
-    def _banner(self) -> tuple[str, str, str]:
+    def _banner(self) -> tuple[str, str]:
         return _banner(self.view, self.names, self.words, self.ruleset, self.playing)
 
     @property
@@ -180,12 +182,13 @@ class Board:
         return self._banner[0]
 
     @property
-    def banner_detail(self) -> str:
+    def banner_tone(self) -> str:
         return self._banner[1]
 
-    @property
-    def banner_tone(self) -> str:
-        return self._banner[2]
+    @cached_property
+    def banner_detail(self) -> str:
+        """Public: the status region's, drawn from the spectator's board."""
+        return _banner_detail(self.view, self.names, self.ruleset, self.playing)
 
     @cached_property
     def _news(self) -> tuple[str, str]:
@@ -666,85 +669,123 @@ def _banner(
     words: Words,
     ruleset: str,
     playing: bool,
-) -> tuple[str, str, str]:
-    """One line that says what this player must do now, or whom the table waits for.
+) -> tuple[str, str]:
+    """One line that says what this player must do now, or whom the table waits for,
+    and its tone. What goes under it (:func:`_banner_detail`) is public, the same
+    line for every seat: the shared status region shows it.
 
     In the sniper phase it is the same for every seat: only the card tells the
-    sniper that the shot is theirs."""
+    sniper that the shot is theirs. It reads only what changes when the table's
+    decision does (the phase, the leader, the team, whether this seat may move),
+    not who has voted yet: a seat's board is then kept from one vote to the next
+    (games.recorded)."""
     me = view["me"]["seat"] if view["me"] else None
     phase = view["phase"]
-    waiting = list(view["waiting_for"])
-    waiting_names = _names(names, waiting, me)
-    leader = names.get(view["leader"], "?")
-    mine = bool(view["legal"]) and phase != "sniper"
     if not playing and phase != "over":
-        return _("This game was abandoned before the end."), "", "abandoned"
+        return _("This game was abandoned before the end."), "abandoned"
     if phase == "over":
         outcome = view["outcome"] or {}
         tone = "over-good" if outcome.get("winner") == "good" else "over-evil"
-        return (
-            _winner_label(ruleset, outcome.get("winner")),
-            _reason_label(ruleset, outcome.get("reason")),
-            tone,
-        )
+        return _winner_label(ruleset, outcome.get("winner")), tone
+    mine = bool(view["legal"]) and phase != "sniper"
     if phase == "proposal":
-        size = next(
-            (m["size"] for m in view["missions"] if m["number"] == view["mission"]), 0
-        )
         if mine:
-            return phrases_for(ruleset).you_pick % {"n": size}, "", "you"
-        return (
-            phrases_for(ruleset).leader_picking % {"leader": leader},
-            ngettext("%(n)d player", "%(n)d players", size) % {"n": size},
-            "wait",
-        )
+            size = next(
+                (m["size"] for m in view["missions"] if m["number"] == view["mission"]),
+                0,
+            )
+            return phrases_for(ruleset).you_pick % {"n": size}, "you"
+        leader = names.get(view["leader"], "?")
+        return phrases_for(ruleset).leader_picking % {"leader": leader}, "wait"
     if phase == "vote":
-        proposal = view["proposal"] or {"team": [], "voted": []}
+        proposal = view["proposal"] or {"team": []}
         team = _names(names, proposal["team"], me)
-        detail = _("Voted %(done)d of %(total)d · waiting for: %(names)s") % {
-            "done": len(proposal["voted"]),
-            "total": len(view["voters"]),
-            "names": waiting_names,
-        }
+        leader = names.get(view["leader"], "?")
         if mine:
             return (
                 phrases_for(ruleset).vote_on % {"leader": leader, "team": team},
-                detail,
                 "you",
             )
         return (
             phrases_for(ruleset).table_votes_on % {"leader": leader, "team": team},
-            detail,
             "wait",
         )
     if phase == "mission":
-        detail = _("Waiting for: %(names)s") % {"names": waiting_names}
         if mine:
-            return str(phrases_for(ruleset).you_on_mission), detail, "you"
-        return str(phrases_for(ruleset).team_on_mission), detail, "wait"
+            return str(phrases_for(ruleset).you_on_mission), "you"
+        return str(phrases_for(ruleset).team_on_mission), "wait"
     if phase == "check":
         if mine:
-            return _("You hold the check token: choose a player to check"), "", "you"
-        return (
-            _("%(holder)s is checking a player") % {"holder": waiting_names},
-            "",
-            "wait",
-        )
+            return _("You hold the check token: choose a player to check"), "you"
+        holder = _names(names, list(view["waiting_for"]), None)
+        return _("%(holder)s is checking a player") % {"holder": holder}, "wait"
     if phase == "claim":
         if mine:
-            return _("Announce the side you found: the truth, or a lie"), "", "you"
+            return _("Announce the side you found: the truth, or a lie"), "you"
+        holder = _names(names, list(view["waiting_for"]), None)
         return (
-            _("%(holder)s is about to announce the result") % {"holder": waiting_names},
-            "",
+            _("%(holder)s is about to announce the result") % {"holder": holder},
             "wait",
         )
     if phase == "sniper":
         return (
             _("Three missions succeeded, but the sniper gets one shot at the scout"),
-            _("The evil side confers; the sniper shoots from their card."),
             "wait",
         )
-    return "", "", "wait"
+    return "", "wait"
+
+
+_NAMES_HERE = "\x00names\x00"
+
+
+def _waiting_names(names: Mapping[int, str], seats: list[int]) -> SafeString:
+    """Whom the table waits for, each name marked with its seat: the page marks
+    its own viewer's (``data-me``, as on the board), so the line is the same for
+    every seat."""
+    return format_html_join(
+        ", ",
+        '<span class="waiting-name" data-seat="{}"><bdi>{}</bdi>'
+        '<span class="you-mark tag you">{}</span></span>',
+        ((seat, names.get(seat, "?"), _("you")) for seat in seats),
+    )
+
+
+def _with_names(sentence: str, names_html: SafeString) -> SafeString:
+    return mark_safe(  # noqa: S308 - the sentence is escaped, the names are markup
+        conditional_escape(sentence).replace(_NAMES_HERE, names_html)
+    )
+
+
+def _banner_detail(
+    view: Mapping[str, Any], names: Mapping[int, str], ruleset: str, playing: bool
+) -> str:
+    """The line under every seat's banner, public: how many have voted and whom the
+    table waits for, the team's size, why the game ended."""
+    phase = view["phase"]
+    if not playing and phase != "over":
+        return ""
+    if phase == "over":
+        return _reason_label(ruleset, (view["outcome"] or {}).get("reason"))
+    if phase == "proposal":
+        size = next(
+            (m["size"] for m in view["missions"] if m["number"] == view["mission"]), 0
+        )
+        return ngettext("%(n)d player", "%(n)d players", size) % {"n": size}
+    waiting = _waiting_names(names, list(view["waiting_for"]))
+    if phase == "vote":
+        proposal = view["proposal"] or {"voted": []}
+        sentence = _("Voted %(done)d of %(total)d · waiting for: %(names)s") % {
+            "done": len(proposal["voted"]),
+            "total": len(view["voters"]),
+            "names": _NAMES_HERE,
+        }
+        return _with_names(sentence, waiting)
+    if phase == "mission":
+        sentence = _("Waiting for: %(names)s") % {"names": _NAMES_HERE}
+        return _with_names(sentence, waiting)
+    if phase == "sniper":
+        return _("The evil side confers; the sniper shoots from their card.")
+    return ""
 
 
 def _role_card(

@@ -134,7 +134,7 @@ def test_outside_the_card_every_seat_looks_alike(
             seat: engine.view(state, seat)["me"]["side"] for seat in range(players)
         }
         pages = _render_all(game)
-        shared = {name: set() for name in ("board", "record")}
+        shared = {name: set() for name in ("board", "status", "record")}
         groups: dict[tuple[Any, ...], list[int]] = {}
         for seat, html in pages.items():
             for name in shared:
