@@ -120,6 +120,24 @@ def house_decisions(game: Game) -> list[str]:
     return [_(text) for text in engine.get_ruleset(game.ruleset).house_decisions]
 
 
+class _Once:
+    """``make(game)``, worked out the first time a template calls it (a push, which
+    shows none of these, then spends nothing on them; ``functools.cache`` of a
+    lambda cost more to set up, for every seat's push, than this)."""
+
+    __slots__ = ("_game", "_made", "_make")
+
+    def __init__(self, make: Any, game: Game) -> None:
+        self._make = make
+        self._game = game
+        self._made: Any = _Once
+
+    def __call__(self) -> Any:
+        if self._made is _Once:
+            self._made = self._make(self._game)
+        return self._made
+
+
 def _page_context(
     ctx: TableContext,
     *,
@@ -171,9 +189,9 @@ def _page_context(
         "viewer": ctx.viewer,
         # The waiting room's and the page header's: a template calls these when it
         # shows them (once each), so a push, which shows neither, spends nothing.
-        "option_labels": functools.cache(lambda: option_labels(game)),
-        "option_settings": functools.cache(lambda: option_settings(game)),
-        "house_decisions": functools.cache(lambda: house_decisions(game)),
+        "option_labels": _Once(option_labels, game),
+        "option_settings": _Once(option_settings, game),
+        "house_decisions": _Once(house_decisions, game),
         "chat": ctx.chat,
         "side_chats": [
             {

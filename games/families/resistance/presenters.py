@@ -744,9 +744,8 @@ def _waiting_names(names: Mapping[int, str], seats: list[int]) -> SafeString:
     every seat."""
     return format_html_join(
         ", ",
-        '<span class="waiting-name" data-seat="{}"><bdi>{}</bdi>'
-        '<span class="you-mark tag you">{}</span></span>',
-        ((seat, names.get(seat, "?"), _("you")) for seat in seats),
+        '<bdi class="waiting-name" data-seat="{}">{}</bdi>',
+        ((seat, names.get(seat, "?")) for seat in seats),
     )
 
 
