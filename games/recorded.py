@@ -33,31 +33,21 @@ from django.utils import translation
 Path = tuple[Any, ...]
 
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "MISSING"
+class _Mark:
+    """A note that is not a value read."""
 
-
-MISSING = _Missing()
-"""The value noted for a key the view lacks."""
-
-
-class _Dict:
-    """The note for a path read into, not read whole: it held a mapping."""
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def __repr__(self) -> str:
-        return "A_MAPPING"
+        return self.name
 
 
-A_MAPPING = _Dict()
-
-
-class _Truth:
-    def __repr__(self) -> str:
-        return "TRUTH"
-
-
-TRUTH = _Truth()
+MISSING = _Mark("MISSING")
+"""The note for a key the view lacks."""
+A_MAPPING = _Mark("A_MAPPING")
+"""The note for a path read into, not read whole: it held a mapping."""
+TRUTH = _Mark("TRUTH")
 """The last step of a path whose note is a mapping's truth (``if view["me"]``)."""
 
 
@@ -163,13 +153,6 @@ class Recorded(Mapping[Any, Any]):
 
     def __len__(self) -> int:
         return len(self._whole())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Recorded):
-            other = other._whole()
-        return self._whole() == other
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"Recorded({self._data!r})"

@@ -225,14 +225,15 @@ def table_page_context(
     origin: str = "",
     csrf_token: str | None = None,
     card_error: str = "",
-    memo: dict[Any, drawn.Drawn] | None = None,
+    memo: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything a table page and its live area show to ``ctx``'s viewer.
 
     ``origin`` (scheme://host) makes the share link absolute; ``csrf_token`` lets a
     fragment rendered outside a request (a push) still carry working forms;
     ``card_error`` is a private refusal to say inside the seat's card; ``memo``,
-    what a socket's screen was last drawn from (``render_regions``)."""
+    what a socket's screen was last drawn from (``render_regions``) and the board
+    it was drawn with (``games.recorded``)."""
     context = _page_context(
         ctx, origin=origin, csrf_token=csrf_token, card_error=card_error, memo=memo
     )
@@ -352,7 +353,7 @@ def _drawing(
     *,
     shared: bool = False,
     reader: drawn.Reader | None = None,
-    memo: dict[Any, drawn.Drawn] | None = None,
+    memo: dict[Any, Any] | None = None,
 ) -> SafeString:
     """``template`` drawn from ``values``, or a drawing of it that any screen of
     this table got from the same inputs (games.drawn): first the one this screen
@@ -393,9 +394,7 @@ class _Own:
     once for all of them, with the CSRF token drawn as a placeholder so that seats
     whose inputs are the same share a drawing (games.drawn.with_token)."""
 
-    def __init__(
-        self, context: Mapping[str, Any], memo: dict[Any, drawn.Drawn] | None
-    ) -> None:
+    def __init__(self, context: Mapping[str, Any], memo: dict[Any, Any] | None) -> None:
         self.context = context
         self.memo = memo
         self.token: str | None = context.get("csrf_token")
@@ -545,7 +544,7 @@ def render_state(
 
 
 def live_parts(
-    context: Mapping[str, Any], memo: dict[Any, drawn.Drawn] | None = None
+    context: Mapping[str, Any], memo: dict[Any, Any] | None = None
 ) -> LiveParts:
     game: Game = context["game"]
     own = _Own(context, memo)
@@ -573,7 +572,7 @@ def render_whole(
     *,
     origin: str = "",
     csrf_token: str | None = None,
-    memo: dict[Any, drawn.Drawn] | None = None,
+    memo: dict[Any, Any] | None = None,
 ) -> tuple[str, dict[str, str]]:
     """The whole live area, and its parts (``LiveParts.shown``; none before the
     start)."""
@@ -590,7 +589,7 @@ def render_update(
     *,
     origin: str = "",
     csrf_token: str | None = None,
-    memo: dict[Any, drawn.Drawn] | None = None,
+    memo: dict[Any, Any] | None = None,
 ) -> tuple[str, dict[str, str]]:
     """What a socket that last sent the parts ``sent`` (``LiveParts.shown``) must
     send now for the page to equal a fresh load: the changed parts only, each

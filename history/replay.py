@@ -7,8 +7,8 @@ player saw during the game. The engine gives the replay's perspectives itself
 (``view(state, seat, after=final, own=...)``), so the leak oracle covers them:
 
 * **as one player**: exactly what that seat knew at the step, minus what stays the
-  player's own secret forever (in the Resistance games, who played which mission
-  card) unless the person watching *is* that player;
+  player's own secret forever (the family's ``own`` facts: who played which
+  card, say) unless the person watching *is* that player;
 * **as the moderator** (a game with one, ``Ruleset.has_moderator``): his view at
   the step, which holds everything;
 * **as everyone**: the spectator's view, with what became public at the end laid over

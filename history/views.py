@@ -75,7 +75,7 @@ def _replay_context(
 
 @require_GET
 def game_review(request: HttpRequest, code: str) -> HttpResponse:
-    """The post-game page: the reveal, the record of every vote and mission, the
+    """The post-game page: the reveal, the family's record of the game, the
     replay, the export link. An abandoned game shows only what a spectator saw."""
     game = _game_or_404(request, code)
     context: dict[str, Any] = {

@@ -17,7 +17,7 @@ the leak oracle to check.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -738,7 +738,7 @@ def _banner(
 _NAMES_HERE = "\x00names\x00"
 
 
-def _waiting_names(names: Mapping[int, str], seats: list[int]) -> SafeString:
+def _waiting_names(names: Mapping[int, str], seats: Sequence[int]) -> SafeString:
     """Whom the table waits for, each name marked with its seat: the page marks
     its own viewer's (``data-me``, as on the board), so the line is the same for
     every seat."""
@@ -770,7 +770,6 @@ def _banner_detail(
             (m["size"] for m in view["missions"] if m["number"] == view["mission"]), 0
         )
         return ngettext("%(n)d player", "%(n)d players", size) % {"n": size}
-    waiting = _waiting_names(names, list(view["waiting_for"]))
     if phase == "vote":
         proposal = view["proposal"] or {"voted": []}
         sentence = _("Voted %(done)d of %(total)d · waiting for: %(names)s") % {
@@ -778,10 +777,10 @@ def _banner_detail(
             "total": len(view["voters"]),
             "names": _NAMES_HERE,
         }
-        return _with_names(sentence, waiting)
+        return _with_names(sentence, _waiting_names(names, view["waiting_for"]))
     if phase == "mission":
         sentence = _("Waiting for: %(names)s") % {"names": _NAMES_HERE}
-        return _with_names(sentence, waiting)
+        return _with_names(sentence, _waiting_names(names, view["waiting_for"]))
     if phase == "sniper":
         return _("The evil side confers; the sniper shoots from their card.")
     return ""
