@@ -285,6 +285,9 @@ def draw(template: str | Template, values: dict[str, Any]) -> Drawn:
         template = get_template(template).template  # type: ignore[attr-defined]
     context = _WatchedContext(values, watch)
     html = template.render(context)
+    # The stand-ins point back at the watch: let them go with this call, not at the
+    # collector's next full pass (a cycle per drawing was most of a push's garbage).
+    watch.handed.clear()
     reads = None if watch.broken else tuple(watch.reads.items())
     return Drawn(str(html), reads, tuple(context.piece_log or ()))
 
@@ -355,9 +358,21 @@ def holds(drawn: Drawn, reader: Reader) -> bool:
     context (in the language it was drawn in)."""
     if drawn.reads is None:
         return False
+    return reads_hold(drawn.reads, reader)
+
+
+def reads_outside(drawn: Drawn, name: str) -> tuple[tuple[Path, Any], ...] | None:
+    """``drawn``'s reads but those of the context's ``name`` (None: it never holds)."""
+    if drawn.reads is None:
+        return None
+    return tuple(read for read in drawn.reads if read[0][0] != name)
+
+
+def reads_hold(reads: tuple[tuple[Path, Any], ...], reader: Reader) -> bool:
+    """Whether every one of ``reads`` gives the same value in ``reader``'s context."""
     found = reader.found
     follow = reader.follow
-    for path, old in drawn.reads:
+    for path, old in reads:
         new = found.get(path, follow)
         if new is follow:
             new = found[path] = follow(path)

@@ -24,6 +24,7 @@ does not exist on a mapping.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -100,27 +101,31 @@ def _at(view: Mapping[str, Any], path: Path) -> Any:
 class Recorded(Mapping[Any, Any]):
     """A view, or a mapping inside one, that notes each read (:class:`Recorder`)."""
 
-    __slots__ = ("_data", "_path", "_recorder")
+    # The recorder is reached by a weak reference: it holds every mapping it handed
+    # out, and a cycle back to it would leave each replaced board (and all it
+    # refers to) for the collector's next full pass, instead of freeing it at once.
+    __slots__ = ("_data", "_notes", "_path", "_recorder")
 
     def __init__(self, data: Mapping[Any, Any], path: Path, recorder: Recorder):
         self._data = data
         self._path = path
-        self._recorder = recorder
+        self._notes = recorder.notes
+        self._recorder = weakref.ref(recorder)
 
     def __getitem__(self, key: Any) -> Any:
         path = (*self._path, key)
-        notes = self._recorder.notes
+        notes = self._notes
         try:
             value = self._data[key]
         except KeyError:
             notes.setdefault(path, MISSING)
             raise
         if isinstance(value, Mapping):
-            handed = self._recorder.handed.get(path)
+            recorder = self._recorder()
+            assert recorder is not None, "a board outlived its recorder"
+            handed = recorder.handed.get(path)
             if handed is None or handed._data is not value:
-                handed = self._recorder.handed[path] = Recorded(
-                    value, path, self._recorder
-                )
+                handed = recorder.handed[path] = Recorded(value, path, recorder)
             notes.setdefault(path, A_MAPPING)
             return handed
         notes[path] = value
@@ -141,11 +146,11 @@ class Recorded(Mapping[Any, Any]):
 
     def __bool__(self) -> bool:
         truth = bool(self._data)
-        self._recorder.notes[(*self._path, TRUTH)] = truth
+        self._notes[(*self._path, TRUTH)] = truth
         return truth
 
     def _whole(self) -> Mapping[Any, Any]:
-        self._recorder.notes[self._path] = self._data
+        self._notes[self._path] = self._data
         return self._data
 
     def __iter__(self) -> Iterator[Any]:

@@ -35,7 +35,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -361,17 +361,26 @@ def _drawing(
     reader = reader if reader is not None else drawn.Reader(values)
     language = translation.get_language()
     mine = (template, language)  # a drawing is in one language
+    board = values.get("board")
     if memo is not None:
-        last = memo.get(mine)
-        if last is not None and drawn.holds(last, reader):
-            return last.html  # type: ignore[return-value]
+        last: _Last | None = memo.get(mine)
+        if last is not None:
+            if board is not None and last.board is board:
+                # The same board object: kept (games.recorded), so everything it
+                # has shown is what it would show now. Only the other reads (the
+                # game's turn, the forms' token, ...) are followed again.
+                if last.outside is not None and drawn.reads_hold(last.outside, reader):
+                    return last.made.html  # type: ignore[return-value]
+            elif drawn.holds(last.made, reader):
+                memo[mine] = _Last(last.made, board, last.outside)
+                return last.made.html  # type: ignore[return-value]
     key = (game.pk, game.code, language, template, shared)
     shelf = _shelves.get(key)
     if shelf is not None:
         found = shelf.find(reader)
         if found is not None:
             if memo is not None:
-                memo[mine] = found
+                memo[mine] = _Last(found, board, drawn.reads_outside(found, "board"))
             return found.html  # type: ignore[return-value]
     made = drawn.draw(template, values)
     found = tuple(_compact(piece) for piece in made.pieces)
@@ -385,8 +394,17 @@ def _drawing(
             _shelves.put(key, shelf)
         shelf.keep(made)
     if memo is not None:
-        memo[mine] = made
+        memo[mine] = _Last(made, board, drawn.reads_outside(made, "board"))
     return made.html  # type: ignore[return-value]
+
+
+class _Last(NamedTuple):
+    """A screen's last drawing of one template: the drawing, the board it was drawn
+    (or last found to hold) with, and its reads of anything but that board."""
+
+    made: drawn.Drawn
+    board: Any
+    outside: tuple[tuple[drawn.Path, Any], ...] | None
 
 
 class _Own:

@@ -8,6 +8,7 @@ with the same templates rendered afresh by Django."""
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 from dataclasses import dataclass, field
@@ -174,6 +175,41 @@ def test_names_a_template_sets_itself_are_not_inputs() -> None:
     assert ("card", ()) not in paths and ("p", ()) not in paths
     assert _holds(made, {"board": Obj(card=Card("r", ["q"]))})
     assert not _holds(made, {"board": Obj(card=Card("r", ["q", "s"]))})
+
+
+def test_a_drawing_leaves_nothing_for_the_collector() -> None:
+    # The watch's stand-ins point back at it; draw() lets them go, so a push's
+    # drawings are freed as they are dropped, not by the next full collection.
+    values = _values()
+    gc.collect()
+    gc.disable()
+    try:
+        made = drawn.draw(TEMPLATE, values)
+        del made
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_a_screen_whose_board_is_kept_still_follows_its_other_reads() -> None:
+    # games.rendering: a screen whose board is the very object its last drawing was
+    # drawn with (kept by games.recorded) follows only the drawing's other reads.
+    game = Game(pk=987654, code="kept-board")
+    memo: dict[Any, Any] = {}
+    values = _values()
+    with translation.override("en"):
+        first = rendering._drawing(game, TEMPLATE, values, memo=memo)
+        same = {**_values(), "board": values["board"]}
+        assert rendering._drawing(game, TEMPLATE, same, memo=memo) == first
+        turned = {**_values(turn=4), "board": values["board"]}
+        again = rendering._drawing(game, TEMPLATE, turned, memo=memo)
+        assert again != first and "·4·" in again
+        moved = {**_values(turn=4, seat=5), "board": values["board"]}
+        assert "·5" in rendering._drawing(game, TEMPLATE, moved, memo=memo)
+        # Another board object: its reads are followed again.
+        other = _values(turn=4, seat=5, board={"title": "U"})
+        assert "U" in rendering._drawing(game, TEMPLATE, other, memo=memo)
+    rendering.forget_all()
 
 
 def test_the_csrf_placeholder_is_replaced_by_the_seat_token() -> None:

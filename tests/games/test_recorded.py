@@ -5,7 +5,9 @@ HTML a fresh page would show, for every seat at every step."""
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -101,6 +103,40 @@ def test_kept_gives_the_same_board_only_to_the_same_socket_while_it_holds() -> N
     assert family.made == 6  # its words are in another language
     recorded.kept(None, family, {"phase": "b"}, {0: "Bo"}, playing=False)
     assert family.made == 7  # no memo, nothing kept
+
+
+class _Board:
+    """A board as the families' are: it keeps the view it was built from."""
+
+    def __init__(self, view: Any) -> None:
+        self.view = view
+        self.me = view["me"]
+        self.seat = self.me["seat"]
+
+
+class _Keeping:
+    def board(self, view: Any, names: Any, *, playing: bool) -> _Board:
+        return _Board(view)
+
+
+def test_a_replaced_board_is_freed_at_once_not_by_the_collector() -> None:
+    # A board and its recorder point at each other only weakly: a cycle would leave
+    # every replaced board, and all it refers to, for the next full collection
+    # (bench.live: those collections were the slowest moves).
+    memo: dict[Any, Any] = {}
+    family = _Keeping()
+    gc.collect()
+    gc.disable()
+    try:
+        with translation.override("en"):
+            board = recorded.kept(memo, family, {"me": {"seat": 1}}, {}, playing=True)
+            gone = [weakref.ref(board), weakref.ref(memo[recorded.BOARD].recorder)]
+            del board
+            new = recorded.kept(memo, family, {"me": {"seat": 2}}, {}, playing=True)
+        assert new.seat == 2
+        assert [ref() for ref in gone] == [None, None]
+    finally:
+        gc.enable()
 
 
 def _viewers(game: Game) -> dict[int, User]:
