@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from games import engine, errors, services
+from games import engine, errors, services, snapshots
 from games.families.registry import family_of, playable_rulesets
 from games.forms import CreateTableForm, move_from_fields
 from games.models import Game
@@ -84,11 +84,21 @@ def _game_or_404(code: str, request: HttpRequest) -> Game:
     return game
 
 
+def _players_known(game: Game) -> Any:
+    """A started table's players as this process's snapshot of it holds them, for a
+    row just read (seats never change once the game has started, and the sockets'
+    pushes are drawn from the same ones); the snapshot is made, and kept for the
+    next page and push, if there is none. None before the start: read them."""
+    if game.status == Game.Status.OPEN:
+        return None
+    return snapshots.of(game).players
+
+
 def table(request: HttpRequest, code: str) -> HttpResponse:
     game = _game_or_404(code, request)
     user = request.user if request.user.is_authenticated else None
     context = table_page_context(
-        table_context(game, user),
+        table_context(game, user, players=_players_known(game)),
         origin=_origin(request),
         csrf_token=get_token(request),
         card_error=" ".join(
@@ -115,7 +125,7 @@ def _after_post(
             response["HX-Redirect"] = "/games/"
             return response
         context = table_page_context(
-            table_context(fresh, user, with_chat=False),
+            table_context(fresh, user, with_chat=False, players=_players_known(fresh)),
             origin=_origin(request),
             csrf_token=get_token(request),
             card_error=str(error) if private else "",
