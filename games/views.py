@@ -84,21 +84,23 @@ def _game_or_404(code: str, request: HttpRequest) -> Game:
     return game
 
 
-def _players_known(game: Game) -> Any:
-    """A started table's players as this process's snapshot of it holds them, for a
-    row just read (seats never change once the game has started, and the sockets'
-    pushes are drawn from the same ones); the snapshot is made, and kept for the
-    next page and push, if there is none. None before the start: read them."""
+def _known(game: Game) -> dict[str, Any]:
+    """For a started table's row just read: its players and engine state as this
+    process's snapshot of it holds them (seats never change once the game has
+    started, and the sockets' pushes are drawn from the same ones); the snapshot is
+    made, and kept for the next page and push, if there is none. Before the start
+    nothing: the page reads them."""
     if game.status == Game.Status.OPEN:
-        return None
-    return snapshots.of(game).players
+        return {}
+    snapshot = snapshots.of(game)
+    return {"players": snapshot.players, "state": snapshot.state}
 
 
 def table(request: HttpRequest, code: str) -> HttpResponse:
     game = _game_or_404(code, request)
     user = request.user if request.user.is_authenticated else None
     context = table_page_context(
-        table_context(game, user, players=_players_known(game)),
+        table_context(game, user, **_known(game)),
         origin=_origin(request),
         csrf_token=get_token(request),
         card_error=" ".join(
@@ -125,7 +127,7 @@ def _after_post(
             response["HX-Redirect"] = "/games/"
             return response
         context = table_page_context(
-            table_context(fresh, user, with_chat=False, players=_players_known(fresh)),
+            table_context(fresh, user, with_chat=False, **_known(fresh)),
             origin=_origin(request),
             csrf_token=get_token(request),
             card_error=str(error) if private else "",
