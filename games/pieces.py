@@ -31,13 +31,14 @@ import contextlib
 import contextvars
 import dataclasses
 import enum
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.safestring import SafeData, SafeString
 
 from games.cache import LRU
+from games.drawn import fields_of
 
 PIECES_KEPT = 8192
 """Pieces kept per process: a row is a few hundred bytes, so a few megabytes at most."""
@@ -53,9 +54,9 @@ class NotPlain(Exception):
 
 
 _PLAIN_SCALARS = frozenset({str, int, bool, float, type(None)})
-_FIELDS: dict[type, tuple[str, ...]] = {}
-"""A dataclass's field names, by its type (``dataclasses.fields`` is slow to ask
-for every row of every push)."""
+_FIELDS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+"""A dataclass's fields' values, by its type (``dataclasses.fields`` is slow to ask
+for every row of every push): ``games.drawn.fields_of``."""
 
 
 def frozen(value: Any) -> Hashable:
@@ -68,9 +69,9 @@ def frozen(value: Any) -> Hashable:
         return (kind, value)
     if kind is list or kind is tuple:
         return (kind, tuple(map(frozen, value)))
-    names = _FIELDS.get(kind)
-    if names is not None:
-        return (kind, tuple(frozen(getattr(value, name)) for name in names))
+    fields = _FIELDS.get(kind)
+    if fields is not None:
+        return (kind, tuple(map(frozen, fields(value))))
     if kind is dict:
         return (dict, tuple((frozen(k), frozen(v)) for k, v in value.items()))
     if isinstance(value, SafeData) and isinstance(value, str):
@@ -80,7 +81,7 @@ def frozen(value: Any) -> Hashable:
     if isinstance(value, enum.Enum):
         return (kind, value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+        _FIELDS[kind] = fields_of(kind)
         return frozen(value)
     raise NotPlain(kind.__name__)
 

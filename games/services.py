@@ -705,12 +705,10 @@ def _bot_played(game: Game, seats: Mapping[int, Seat]) -> bool:
     decisions in this game (a bot's own seat does not count: such a game is marked
     as a practice game anyway). Read inside the finishing transaction, so the last
     move is counted."""
-    bots = set(
-        User.objects.filter(
-            pk__in=[seat.user_id for seat in seats.values()], is_bot=True
-        ).values_list("pk", flat=True)
-    )
-    people = [p for p, seat in seats.items() if seat.user_id not in bots]
+    # Bots hold seats only at a table the host filled with them (``with_bots``, as
+    # the clock's runner takes it): at any other the bots' query is not made.
+    bots = _bot_positions(seats) if game.with_bots else set()
+    people = [p for p in seats if p not in bots]
     rows = (
         GameAction.objects.filter(game_id=game.pk, position__in=people)
         .values("position")

@@ -430,3 +430,30 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
         services.game_act(game=game, user=viewers[seat], action=action, turn=game.turn)
         game.refresh_from_db()
     assert rows_sent > 0
+
+
+@dataclass
+class _Nothing:
+    pass
+
+
+@dataclass
+class _One:
+    value: Any
+
+
+def test_plain_data_is_told_from_the_rest_at_every_depth() -> None:
+    # The kinds a board is made of, as the exact-type shortcuts and the general
+    # checks see them, each asked twice (the second time from the kept fields).
+    for _ in range(2):
+        assert drawn.plain(Card("spy", ["a", mark_safe("<b>b</b>")]))
+        assert drawn.plain(_Nothing()) and drawn.plain(_One(("x", 1, None, 2.5)))
+        assert drawn.plain({"rows": [_One(True)], 3: frozenset({"a"})})
+        assert not drawn.plain(_One(Obj()))
+        assert not drawn.plain([Card("spy"), _One([{"deep": Obj()}])])
+        assert not drawn.plain(Card)  # the class itself is not data
+    # A piece files a dataclass by every field's value, in order.
+    assert pieces.frozen(_One(1)) != pieces.frozen(_One(True))
+    assert pieces.frozen(Card("a", ["b"])) == pieces.frozen(Card("a", ["b"]))
+    assert pieces.frozen(Card("a", ["b"])) != pieces.frozen(Card("a", ["c"]))
+    assert pieces.frozen(_Nothing()) == pieces.frozen(_Nothing())

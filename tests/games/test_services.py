@@ -8,6 +8,8 @@ import random
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import engine, errors, services
 from games.families.resistance.models import (
@@ -424,6 +426,26 @@ def test_a_whole_game_leaves_a_consistent_record(
         seat = Seat.objects.get(game=game, position=revealed["seat"])
         assert (seat.role, seat.side) == (revealed["role"], revealed["side"])
         assert seat.won == (revealed["side"] == game.winner)
+
+
+def test_the_finishing_move_at_a_table_of_people_asks_nothing_about_bots() -> None:
+    # Only a table the host filled with bots has bots in its seats: the move that
+    # ends any other game does not look them up (the bot share still counts the
+    # clock's moves for people: test_clocks).
+    game = start_table("partisans", 5)
+    rng = random.Random(3)
+    for _ in range(1000):
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            break
+        position, action = engine.random_action(load_state(game), rng)
+        user = seated_users(game)[position]
+        with CaptureQueriesContext(connection) as queries:  # the last: the end
+            services.game_act(game=game, user=user, action=action, turn=game.turn)
+    assert game.status == Game.Status.FINISHED and not game.bot_played
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert any('"games_gameaction"' in sql and "COUNT" in sql for sql in statements)
+    assert not any('"accounts_user"' in sql for sql in statements)
 
 
 def test_acting_after_the_end_is_refused() -> None:
