@@ -297,27 +297,60 @@ drawings any screen got, each reused for a screen whose inputs are the same."""
 SHAPES_KEPT = 8
 
 
+SHELF_TRIED = 16
+"""Finds a shelf makes before it judges whether looking is worth it."""
+SHELF_SAMPLED = 8
+"""A shelf that seldom finds anything still looks once in this many times."""
+
+
 class _Shelf:
     """One template's recent drawings at one table in one language, filed by what
     they read: for each shape (the paths one drawing read; a branch the template
     takes reads others), by the values it found there. Finding a drawing for a
     screen is one lookup per shape, and the one found is checked read by read
-    (``drawn.holds``) before it is used."""
+    (``drawn.holds``) before it is used.
+
+    Looking costs a read of every path of every shape, as much as drawing a small
+    template, and some templates never come out the same twice (a shared board
+    that shows every vote as it is cast, a seat's card): a shelf that has found a
+    drawing for fewer than one look in ten lately looks only once in
+    ``SHELF_SAMPLED`` times, so that it notices when that changes. Not looking only
+    means drawing: what a screen gets is the same either way."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._shapes: OrderedDict[Any, OrderedDict[Any, drawn.Drawn]] = OrderedDict()
+        # Finds lately (halved now and then) and how many of them found a drawing.
+        self._tried = 0
+        self._hits = 0
+        self._passed = 0
+
+    def worth_looking(self) -> bool:
+        if self._tried < SHELF_TRIED or 10 * self._hits >= self._tried:
+            return True
+        self._passed += 1
+        return self._passed % SHELF_SAMPLED == 0
 
     def find(self, reader: drawn.Reader) -> drawn.Drawn | None:
+        if not self.worth_looking():
+            return None
         with self._lock:
             shapes = list(self._shapes.items())
+        found = None
         for shape, filed in reversed(shapes):
             key = tuple(drawn.filed_as(reader.value(path)) for path in shape)
             with self._lock:
-                found = filed.get(key)
-            if found is not None and drawn.holds(found, reader):
-                return found
-        return None
+                candidate = filed.get(key)
+            if candidate is not None and drawn.holds(candidate, reader):
+                found = candidate
+                break
+        with self._lock:
+            self._tried += 1
+            self._hits += found is not None
+            if self._tried >= 4 * SHELF_TRIED:
+                self._tried //= 2
+                self._hits //= 2
+        return found
 
     def drawings(self) -> list[drawn.Drawn]:
         with self._lock:

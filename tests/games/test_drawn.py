@@ -457,3 +457,22 @@ def test_plain_data_is_told_from_the_rest_at_every_depth() -> None:
     assert pieces.frozen(Card("a", ["b"])) == pieces.frozen(Card("a", ["b"]))
     assert pieces.frozen(Card("a", ["b"])) != pieces.frozen(Card("a", ["c"]))
     assert pieces.frozen(_Nothing()) == pieces.frozen(_Nothing())
+
+
+def test_a_shelf_that_seldom_finds_a_drawing_seldom_looks() -> None:
+    shelf = rendering._Shelf()
+    reader = drawn.Reader({"x": 1})
+    for _ in range(rendering.SHELF_TRIED):
+        assert shelf.find(reader) is None  # nothing kept yet: every look misses
+    assert not shelf.worth_looking()
+    made = drawn.Drawn("<p>1</p>", ((("x", ()), 1),))
+    shelf.keep(made)
+    # It still looks now and then, so a drawing that starts to come out the same
+    # again is found within one round of samples, and once found, found at once.
+    looks = [shelf.find(drawn.Reader({"x": 1})) for _ in range(rendering.SHELF_SAMPLED)]
+    assert looks.count(made) == 1
+    for _ in range(rendering.SHELF_TRIED):
+        shelf.find(drawn.Reader({"x": 1}))
+    assert shelf.worth_looking()
+    assert shelf.find(drawn.Reader({"x": 1})) is made
+    assert shelf.find(drawn.Reader({"x": 2})) is None  # a miss is still a miss
