@@ -104,7 +104,7 @@ def _play(
         snapshot = snapshots.for_push(game.pk, game.code, (game.version, game.status))
         assert snapshot is not None
         if game.status != game.Status.PLAYING:
-            finish = _finish(snapshot, users, tokens, memos if remember else None)
+            finish = _finish(snapshot, users, tokens, memos if remember else None, sent)
             break
 
         def draw(
@@ -167,10 +167,11 @@ def _finish(
     users: list[Any],
     tokens: dict[int, str],
     memos: dict[int, Any] | None,
+    sent: dict[int, dict[str, str]],
 ) -> tuple[float, float, int]:
     """The push of the move that ends the game, drawn for every seat as a socket
     does (off the event loop, with the side chats a finished game may show, the
-    whole live area: the status changed)."""
+    parts that changed and the notice of who is away: the status changed)."""
     from django.utils import translation
 
     from games import rendering
@@ -185,9 +186,19 @@ def _finish(
         )
         memo = memos.setdefault(viewer.pk, {}) if memos is not None else None
         with translation.override("ru"):
-            frame, _shown = rendering.render_whole(
-                ctx, origin="http://x", csrf_token=tokens[viewer.pk], memo=memo
-            )
+            if viewer.pk in sent:
+                frame, _shown = rendering.render_update(
+                    ctx,
+                    sent[viewer.pk],
+                    origin="http://x",
+                    csrf_token=tokens[viewer.pk],
+                    memo=memo,
+                    presence=True,
+                )
+            else:
+                frame, _shown = rendering.render_whole(
+                    ctx, origin="http://x", csrf_token=tokens[viewer.pk], memo=memo
+                )
         took = time.perf_counter() - started
         total += took
         first = first or took

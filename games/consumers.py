@@ -377,7 +377,14 @@ class HtmlSeatConsumer(SeatConsumer):
         if on_loop and finished is None and private_channels(ctx.chat_channels):
             return None
         status = seat.game.status
-        whole = full or self.parts_sent is None or status != self.parts_status
+        # The start turns the waiting room into the live area: the whole of it. A
+        # game that ends keeps the area's shape, so its push, like any other, sends
+        # the parts that changed (and the notice of who is away, now nobody).
+        whole = (
+            full
+            or self.parts_sent is None
+            or Game.Status.OPEN in (status, self.parts_status)
+        )
         if self.drawn is None:
             self.drawn = {}
         with translation.override(self.language):
@@ -396,6 +403,7 @@ class HtmlSeatConsumer(SeatConsumer):
                     origin=self.origin,
                     csrf_token=self.csrf_token,
                     memo=self.drawn,
+                    presence=status != self.parts_status,
                 )
         self.parts_sent, self.parts_status = shown, status
         return frame

@@ -641,15 +641,20 @@ def render_update(
     origin: str = "",
     csrf_token: str | None = None,
     memo: dict[Any, Any] | None = None,
+    presence: bool = False,
 ) -> tuple[str, dict[str, str]]:
     """What a socket that last sent the parts ``sent`` (``LiveParts.shown``) must
     send now for the page to equal a fresh load: the changed parts only, each
-    swapped in by its id; the table's state every time. Returns the frame and the
-    parts now shown."""
+    swapped in by its id; the table's state every time, and with ``presence`` (the
+    game's status changed) the notice of who is away, which the whole area holds
+    but its own push keeps up to date otherwise. Returns the frame and the parts
+    now shown."""
     context = table_page_context(ctx, origin=origin, csrf_token=csrf_token, memo=memo)
     parts: LiveParts = context["live"]
     shown = parts.shown()
     frame = [render_state(ctx.game, oob=True, countdown=parts.countdown)]
+    if presence:
+        frame.append(render_notice(of_table(ctx.game), oob=True))
     # The parts are the templates' own HTML and the ids are the family's constants:
     # nothing here needs escaping.
     for part in parts.regions:

@@ -408,7 +408,10 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
     memos: dict[Any, dict[str, Any]] = {key: {} for key in viewers}
     rng = random.Random(seed)
     rows_sent = 0
-    while game.status == Game.Status.PLAYING:
+    while True:
+        # The last round is the push of the move that ended the game, which sends
+        # the parts that changed like any other (consumers.HtmlSeatConsumer).
+        over = game.status != Game.Status.PLAYING
         for key, user in viewers.items():
             ctx = table_context(game, user, with_chat=False)
             with translation.override("ru"):
@@ -417,15 +420,18 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
                     pages[key] = dict(shown)
                 else:
                     frame, shown = rendering.render_update(
-                        ctx, sent[key], memo=memos[key]
+                        ctx, sent[key], memo=memos[key], presence=over
                     )
                     rows_sent += frame.count('<li id="seat-row-')
+                    assert ('id="table-presence"' in frame) == over
                     _apply(pages[key], frame)
             sent[key] = shown
             for part, html in pages[key].items():
                 assert str(html) == str(shown[part]), f"{part} of {key}"
             # The page now holds exactly these parts (with the rows they hold).
             pages[key] = dict(shown)
+        if over:
+            break
         seat, action = engine.random_action(load_state(game), rng)
         services.game_act(game=game, user=viewers[seat], action=action, turn=game.turn)
         game.refresh_from_db()
