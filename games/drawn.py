@@ -97,8 +97,8 @@ def fields_of(kind: type) -> Callable[[Any], tuple[Any, ...]]:
     return operator.attrgetter(*names)
 
 
-_FIELDS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
-"""``fields_of`` each dataclass met, by its type."""
+FIELDS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+"""``fields_of`` of each dataclass met, by its type (``games.pieces`` uses it too)."""
 
 
 def plain(value: Any) -> bool:
@@ -115,7 +115,7 @@ def plain(value: Any) -> bool:
         return True
     if kind is list or kind is tuple:
         return all(map(plain, value))
-    fields = _FIELDS.get(kind)
+    fields = FIELDS.get(kind)
     if fields is not None:
         return all(map(plain, fields(value)))
     if kind is dict:
@@ -127,7 +127,7 @@ def plain(value: Any) -> bool:
     if isinstance(value, dict):
         return all(plain(k) and plain(v) for k, v in value.items())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        _FIELDS[kind] = fields_of(kind)
+        FIELDS[kind] = fields_of(kind)
         return plain(value)
     return False
 

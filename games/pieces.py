@@ -31,14 +31,14 @@ import contextlib
 import contextvars
 import dataclasses
 import enum
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.safestring import SafeData, SafeString
 
 from games.cache import LRU
-from games.drawn import fields_of
+from games.drawn import FIELDS, fields_of
 
 PIECES_KEPT = 8192
 """Pieces kept per process: a row is a few hundred bytes, so a few megabytes at most."""
@@ -54,9 +54,6 @@ class NotPlain(Exception):
 
 
 _PLAIN_SCALARS = frozenset({str, int, bool, float, type(None)})
-_FIELDS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
-"""A dataclass's fields' values, by its type (``dataclasses.fields`` is slow to ask
-for every row of every push): ``games.drawn.fields_of``."""
 
 
 def frozen(value: Any) -> Hashable:
@@ -69,7 +66,7 @@ def frozen(value: Any) -> Hashable:
         return (kind, value)
     if kind is list or kind is tuple:
         return (kind, tuple(map(frozen, value)))
-    fields = _FIELDS.get(kind)
+    fields = FIELDS.get(kind)
     if fields is not None:
         return (kind, tuple(map(frozen, fields(value))))
     if kind is dict:
@@ -81,7 +78,7 @@ def frozen(value: Any) -> Hashable:
     if isinstance(value, enum.Enum):
         return (kind, value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        _FIELDS[kind] = fields_of(kind)
+        FIELDS[kind] = fields_of(kind)
         return frozen(value)
     raise NotPlain(kind.__name__)
 
