@@ -318,8 +318,11 @@ class SeatConsumer(AuthenticatedConsumer):
         # No read of the row here: the service tries the move on the row this
         # process last knew (the table's snapshot), else reads it under its lock.
         known = snapshots.cached(self.game_id, self.code)
+        # The service reads the row by its id alone (under its lock) when the move
+        # cannot be tried on the snapshot's: a new row object would draw a fresh
+        # table code (a system call) for nothing, so the snapshot's row stands in.
         return services.game_act(
-            game=Game(pk=self.game_id),
+            game=known.game if known is not None else Game(pk=self.game_id),
             user=self.scope["user"],
             action=move.action,
             turn=move.turn,

@@ -332,8 +332,11 @@ class _Shelf:
         return self._passed % SHELF_SAMPLED == 0
 
     def find(self, reader: drawn.Reader) -> drawn.Drawn | None:
-        if not self.worth_looking():
-            return None
+        """A drawing that holds for ``reader``, if it is worth looking and found."""
+        return self.look(reader) if self.worth_looking() else None
+
+    def look(self, reader: drawn.Reader) -> drawn.Drawn | None:
+        """A drawing that holds for ``reader``, looked for whatever the odds."""
         with self._lock:
             shapes = list(self._shapes.items())
         found = None
@@ -409,13 +412,17 @@ def _drawing(
                 return last.made.html  # type: ignore[return-value]
     key = (game.pk, game.code, language, template, shared)
     shelf = _shelves.get(key)
-    if shelf is not None:
-        found = shelf.find(reader)
+    looking = shelf is None or shelf.worth_looking()
+    if shelf is not None and looking:
+        found = shelf.look(reader)
         if found is not None:
             if memo is not None:
                 memo[mine] = _Last(found, board, drawn.reads_outside(found, "board"))
             return found.html  # type: ignore[return-value]
-    made = drawn.draw(template, values)
+    # A drawing that neither this screen's memo nor the shelf will keep (a shared
+    # region's, between a seldom-finding shelf's samples) need not note its reads:
+    # drawn unwatched, the same HTML for less.
+    made = drawn.draw(template, values, watched=looking or memo is not None)
     found = tuple(_compact(piece) for piece in made.pieces)
     made = drawn.Drawn(
         mark_safe(pieces.pieced(_compact(made.html), found)),  # noqa: S308

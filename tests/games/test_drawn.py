@@ -16,7 +16,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from django.template import Template
+from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
@@ -482,3 +482,43 @@ def test_a_shelf_that_seldom_finds_a_drawing_seldom_looks() -> None:
     assert shelf.worth_looking()
     assert shelf.find(drawn.Reader({"x": 1})) is made
     assert shelf.find(drawn.Reader({"x": 2})) is None  # a miss is still a miss
+
+
+PIECED = Template(
+    "{% load pieces %}<ul>{% for row in rows %}{% piece row %}<li>{{ row.name }}"
+    "</li>{% endpiece %}{% endfor %}</ul>{{ title }}"
+)
+
+
+def test_a_drawing_not_watched_is_the_same_html_without_its_reads() -> None:
+    values = {"rows": [{"name": "Аня"}, {"name": "<b>"}], "title": "x"}
+    watched = drawn.draw(PIECED, dict(values))
+    plain = drawn.draw(PIECED, dict(values), watched=False)
+    assert plain.html == watched.html == PIECED.render(Context(values))
+    assert plain.pieces == watched.pieces == ("<li>Аня</li>", "<li>&lt;b&gt;</li>")
+    assert watched.reads is not None and plain.reads is None
+    assert not drawn.holds(plain, drawn.Reader(values))  # never reused
+
+
+def test_a_shared_region_between_samples_is_drawn_unwatched_and_not_kept() -> None:
+    game = Obj(pk=-7, code="unwatched")
+    template = Template("<p>{{ board.n }}</p>")
+    key = (game.pk, game.code, translation.get_language(), template, True)
+    try:
+        # Every vote changes the board: nothing is ever found again (the first
+        # drawing makes the shelf, each one after it looks).
+        for n in range(rendering.SHELF_TRIED + 1):
+            html = rendering._drawing(game, template, {"board": {"n": n}}, shared=True)
+            assert html == f"<p>{n}</p>"
+        shelf = rendering._shelves.get(key)
+        assert shelf is not None and not shelf.worth_looking()
+        drawings = [
+            rendering._drawing(game, template, {"board": {"n": 100 + n}}, shared=True)
+            for n in range(rendering.SHELF_SAMPLED)
+        ]
+        assert drawings == [f"<p>{100 + n}</p>" for n in range(rendering.SHELF_SAMPLED)]
+        # Only the one sampled drawing was watched and kept.
+        on_shelf = {made.html for made in shelf.drawings()}
+        assert len(on_shelf.intersection(drawings)) == 1
+    finally:
+        rendering._shelves.pop(key)
