@@ -161,7 +161,12 @@ class TableContext:
 
 
 def game_by_code(code: str) -> Game | None:
-    return Game.objects.select_related("host", "next_game").filter(code=code).first()
+    """The table with its host (every page names them). Its rematch, which only a
+    finished table's page shows, is read when that page asks for it: joining it
+    here doubled what the query cost to build on every page, move and API call
+    (Django's compiling of its columns, ~1 ms of a POST's). A push, which may not
+    read lazily, gets its row from ``games.snapshots`` instead."""
+    return Game.objects.select_related("host").filter(code=code).first()
 
 
 def reachable_game(code: str, viewer: User | None) -> Game | None:
