@@ -247,3 +247,25 @@ def _view_again(request: HttpRequest) -> HttpResponse | None:
         connection.close()
         return None
     return response
+
+
+class OneThreadMiddleware:
+    """Last in ``MIDDLEWARE``, and sync only, so that Django runs every middleware
+    above it in its sync mode: all of them, and the view, in the one thread the
+    request is handed to.
+
+    Under daphne the chain is otherwise async, and Django runs each of its own
+    middleware classes (``MiddlewareMixin``: the session, CSRF, authentication,
+    messages...) in async mode by handing ``process_request`` and
+    ``process_response`` to that thread and back: 21 trips between the event loop
+    and the thread for one page, each waiting for a loop that may be drawing a
+    table's pushes. With this, a request makes three."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)

@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Sync only, and last: every middleware above runs in one thread with the view.
+    "config.middleware.OneThreadMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -72,3 +72,30 @@ def test_pages_keep_the_html_error_page(path: str, status: int, title: str) -> N
     assert response.status_code == status
     assert response["Content-Type"].startswith("text/html")
     assert title in response.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_under_asgi_runs_its_middleware_in_the_views_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under daphne every request crosses from the event loop to a thread and back
+    only a few times (config.middleware.OneThreadMiddleware): Django's own
+    middleware classes, run in async mode, would each cross twice, and each crossing
+    back waits for a loop that may be busy drawing a table's pushes."""
+    import asyncio
+
+    from asgiref.sync import SyncToAsync
+    from django.test import AsyncClient
+
+    crossings: list[object] = []
+    cross = SyncToAsync.__call__
+
+    async def counted(self: SyncToAsync, *args: object, **kwargs: object) -> object:
+        crossings.append(self.func)
+        return await cross(self, *args, **kwargs)
+
+    monkeypatch.setattr(SyncToAsync, "__call__", counted)
+    response = asyncio.run(AsyncClient().get("/", headers={"accept-language": "en"}))
+    assert response.status_code == 200
+    # The chain, the view, and the request's own bookkeeping (signals, the body).
+    assert 1 <= len(crossings) <= 5, crossings
