@@ -77,7 +77,9 @@ def has_nul(request: HttpRequest) -> bool:
 
 
 class _SyncAndAsync:
-    """Both sync and async, so that under daphne it costs no thread hop."""
+    """Both sync and async: the site runs it in its sync mode (``OneThreadMiddleware``
+    comes last), and an async chain (a test's, or one without that) costs it no
+    thread hop."""
 
     sync_capable = True
     async_capable = True
