@@ -147,6 +147,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         # thread of its own, still gets a new one, closed when it ends
         # (games.apps.close_sqlite_after_request). An idle connection takes no lock.
         DATABASES["default"]["CONN_MAX_AGE"] = 600
+    # Django's SQLite, keeping a finished request's connection for the next request
+    # (config/db/sqlite3: a new connection reads the whole schema first).
+    DATABASES["default"]["ENGINE"] = "config.db.sqlite3"
 
 # channels-redis reads each channel with a blocking Redis command that waits this many
 # seconds (its class attribute ``brpop_timeout``) and then loops. The socket timeout

@@ -36,7 +36,7 @@ STORAGES = {
 # One test database per test process, so that several runs at once (two terminals,
 # CI's two passes, pytest-xdist workers, which add their own suffix) never share one.
 _RUN = os.getpid()
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # A file, not memory: browser tests run the site in a separate daphne process that
     # must see the same test database.
     DATABASES["default"]["TEST"] = {
