@@ -66,7 +66,7 @@ class Recorder:
         for path, old in self.notes.items():
             new = _at(view, path)
             if old is A_MAPPING:
-                if not isinstance(new, Mapping):
+                if type(new) is not dict and not isinstance(new, Mapping):
                     return False
             elif new is MISSING or old is MISSING:
                 if new is not old:
@@ -87,7 +87,8 @@ class Recorder:
 def _at(view: Mapping[str, Any], path: Path) -> Any:
     found: Any = view
     for key in path:
-        if not isinstance(found, Mapping):
+        # A view is made of plain dicts: the exact type first, the ABC (slow) after.
+        if type(found) is not dict and not isinstance(found, Mapping):
             return MISSING
         if key is TRUTH:
             return bool(found)
@@ -120,7 +121,7 @@ class Recorded(Mapping[Any, Any]):
         except KeyError:
             notes.setdefault(path, MISSING)
             raise
-        if isinstance(value, Mapping):
+        if type(value) is dict or isinstance(value, Mapping):
             recorder = self._recorder()
             assert recorder is not None, "a board outlived its recorder"
             handed = recorder.handed.get(path)
