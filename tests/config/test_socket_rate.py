@@ -7,7 +7,9 @@ Time never passes by sleeping: the buckets' clock is stopped and moved by hand."
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -184,3 +186,64 @@ async def test_a_flooding_seat_does_no_database_work_and_others_play_on(
     assert len(parsed) <= burst + 1  # the flood's burst, and the quiet table's move
     await noisy.disconnect()
     await quiet.disconnect()
+
+
+def _where_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The threads the user's frames were counted in."""
+    threads: list[int] = []
+    real = consumers._user_frame_allowed
+
+    def counting(user_id: int) -> bool:
+        threads.append(threading.get_ident())
+        return real(user_id)
+
+    monkeypatch.setattr(consumers, "_user_frame_allowed", counting)
+    return threads
+
+
+async def test_an_in_process_cache_counts_a_frame_on_the_event_loop(
+    settings: Settings,
+    advance: Callable[[float], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    }
+    settings.WEBSOCKET_USER_FRAMES = 2
+    threads = _where_counted(monkeypatch)
+    socket = await probe_socket(await sync_to_async(UserFactory)())
+    for number in range(3):
+        await socket.send_json_to({"n": number})
+    replies = await answers(socket)
+    # No hop to a worker thread for a dictionary in this process, and the allowance
+    # still holds: the third frame is refused.
+    assert threads == [threading.get_ident()] * 3
+    assert [r.get("code") for r in replies] == [None, None, "rate_limited"]
+    assert len(Probe.seen) == 2
+    await socket.disconnect()
+
+
+async def test_a_shared_cache_counts_a_frame_off_the_event_loop(
+    settings: Settings,
+    advance: Callable[[float], None],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    # A cache that does I/O (Redis in a real deployment; files here) must not hold
+    # up the loop that serves every other socket.
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path),
+        }
+    }
+    settings.WEBSOCKET_USER_FRAMES = 2
+    threads = _where_counted(monkeypatch)
+    socket = await probe_socket(await sync_to_async(UserFactory)())
+    for number in range(3):
+        await socket.send_json_to({"n": number})
+    replies = await answers(socket)
+    assert len(threads) == 3
+    assert threading.get_ident() not in threads
+    assert [r.get("code") for r in replies] == [None, None, "rate_limited"]
+    await socket.disconnect()
