@@ -25,7 +25,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine, errors, hooks, presence, push, snapshots
+from games import engine, errors, hooks, presence, push, snapshots, writes
 from games.cache import LRU
 from games.families.registry import family_of
 from games.models import (
@@ -386,9 +386,16 @@ def _act(
                 # deadlock, on the action's number and the row). A move another
                 # process took since the snapshot makes it write nothing.
                 version, status, deadline = before
-                written = Game.objects.filter(
-                    pk=game.pk, version=version, status=status, deadline=deadline
-                ).update(**{name: getattr(game, name) for name in set(fields)})
+                written = writes.update(
+                    Game,
+                    {
+                        "pk": game.pk,
+                        "version": version,
+                        "status": status,
+                        "deadline": deadline,
+                    },
+                    {name: getattr(game, name) for name in sorted(set(fields))},
+                )
                 if written != 1:
                     raise _Stale
 
@@ -434,12 +441,14 @@ def _apply_move(
     _set_deadline(game, new_state, changed=game.turn != before)
     if claim is not None:
         claim(fields)
-    GameAction.objects.create(
-        game=game,
-        number=game.version,
-        position=position,
-        payload=action,
-        by_bot=by_bot,
+    writes.insert(
+        GameAction(
+            game=game,
+            number=game.version,
+            position=position,
+            payload=action,
+            by_bot=by_bot,
+        )
     )
     family_of(game.ruleset).project(
         game=game, seats=seats, events=events, state=new_state

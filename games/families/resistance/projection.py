@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import engine
+from games import engine, writes
 from games.cache import LRU
 from games.families.resistance.models import (
     Check,
@@ -95,8 +95,8 @@ def _open_proposal(game: Game) -> Proposal:
 
 def _vote_cast(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
     proposal_id = _open_proposal_id(game)
-    Vote.objects.create(
-        proposal_id=proposal_id, seat=seats[data["seat"]], approve=data["approve"]
+    writes.insert(
+        Vote(proposal_id=proposal_id, seat=seats[data["seat"]], approve=data["approve"])
     )
     _remember_open(game, proposal_id)
 
