@@ -278,7 +278,11 @@ def render_regions(
                     "readonly": context.get("readonly", False),
                 }
                 html = _drawing(
-                    context["game"], region.template, shared_context, shared=True
+                    context["game"],
+                    region.template,
+                    shared_context,
+                    shared=True,
+                    language=own.language,
                 )
                 fresh[region.id] = html
         else:
@@ -390,12 +394,14 @@ def _drawing(
     shared: bool = False,
     reader: drawn.Reader | None = None,
     memo: dict[Any, Any] | None = None,
+    language: str | None = None,
 ) -> SafeString:
     """``template`` drawn from ``values``, or a drawing of it that any screen of
     this table got from the same inputs (games.drawn): first the one this screen
-    last got (``memo``), then the table's recent ones."""
+    last got (``memo``), then the table's recent ones. ``language``: the active one,
+    when the caller has it already."""
     reader = reader if reader is not None else drawn.Reader(values)
-    language = translation.get_language()
+    language = language or translation.get_language()
     mine = (template, language)  # a drawing is in one language
     board = values.get("board")
     if memo is not None:
@@ -456,6 +462,8 @@ class _Own:
         self.context = context
         self.memo = memo
         self.token: str | None = context.get("csrf_token")
+        # Read once for all of a screen's parts (a context-local lookup each time).
+        self.language = translation.get_language()
         self._values: dict[str, Any] | None = None
         self._reader: drawn.Reader | None = None
 
@@ -471,12 +479,13 @@ class _Own:
             self._values,
             reader=self._reader,
             memo=self.memo,
+            language=self.language,
         )
         return drawn.with_token(html, self.token)
 
 
-def _shared_key(game: Game) -> tuple[Any, ...]:
-    return (game.pk, game.code, game.version, game.status, translation.get_language())
+def _shared_key(game: Game, language: str) -> tuple[Any, ...]:
+    return (game.pk, game.code, game.version, game.status, language)
 
 
 @dataclass(frozen=True)
@@ -606,7 +615,8 @@ def live_parts(
 ) -> LiveParts:
     game: Game = context["game"]
     own = _Own(context, memo)
-    regions = render_regions(context, shared_key=_shared_key(game), own=own)
+    key = _shared_key(game, own.language)
+    regions = render_regions(context, shared_key=key, own=own)
     extras = mark_safe(own.draw("games/_extras.html"))  # noqa: S308 - a template's
     return LiveParts(
         game=game,

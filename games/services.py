@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
 import logging
 import random
 import secrets
@@ -672,11 +673,19 @@ def _seats_by_position(game: Game) -> dict[int, Seat]:
 _SEAT_FIELDS = ("id", "game_id", "user_id", "position")
 
 
+@functools.cache
+def _seat_names() -> tuple[str, ...]:
+    """The columns :func:`_seat` knows, in the model's order (read once: ten seats a
+    move each walked the model's fields for them)."""
+    fields = Seat._meta.concrete_fields
+    return tuple(f.attname for f in fields if f.attname in _SEAT_FIELDS)
+
+
 def _seat(pk: int, game_id: int, position: int, user_id: int) -> Seat:
     """A seat as the database holds it (the other columns are read only if asked
     for), without reading it."""
     known = {"id": pk, "game_id": game_id, "user_id": user_id, "position": position}
-    names = [f.attname for f in Seat._meta.concrete_fields if f.attname in known]
+    names = _seat_names()
     return Seat.from_db(Seat.objects.db, names, [known[name] for name in names])
 
 
