@@ -34,6 +34,7 @@ import enum
 from collections.abc import Hashable, Iterator
 from typing import Any
 
+from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.safestring import SafeData, SafeString
 
@@ -56,31 +57,57 @@ class NotPlain(Exception):
 _PLAIN_SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
-def frozen(value: Any) -> Hashable:
+def frozen(value: Any, language: str | None = None) -> Hashable:
     """A hashable that is equal for two values exactly when a template prints them
     the same: the type of a scalar counts (``1`` and ``True`` print differently, and
     so do a safe string and a plain one with the same text), a lazy text is taken in
-    the active language."""
+    the active language (``language``, when the caller has it already)."""
     kind = type(value)
     if kind in _PLAIN_SCALARS:
         return (kind, value)
     if kind is list or kind is tuple:
-        return (kind, tuple(map(frozen, value)))
+        return (kind, tuple(frozen(item, language) for item in value))
     fields = FIELDS.get(kind)
     if fields is not None:
-        return (kind, tuple(map(frozen, fields(value))))
+        return (kind, tuple(frozen(item, language) for item in fields(value)))
     if kind is dict:
-        return (dict, tuple((frozen(k), frozen(v)) for k, v in value.items()))
+        return (
+            dict,
+            tuple((frozen(k, language), frozen(v, language)) for k, v in value.items()),
+        )
     if isinstance(value, SafeData) and isinstance(value, str):
         return ("safe", str(value))
     if isinstance(value, Promise):
-        return ("lazy", str(value))
+        return ("lazy", text_of(value, language or translation.get_language()))
     if isinstance(value, enum.Enum):
         return (kind, value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         FIELDS[kind] = fields_of(kind)
-        return frozen(value)
+        return frozen(value, language)
     raise NotPlain(kind.__name__)
+
+
+TEXTS_KEPT = 4096
+"""Lazy texts kept translated, per language: the labels of the site's few hundred
+messages, a few hundred kilobytes at most."""
+
+_texts: LRU[tuple[int, str], tuple[Promise, str]] = LRU(TEXTS_KEPT)
+
+
+def text_of(value: Promise, language: str) -> str:
+    """A lazy text in ``language`` (the active one), translated once per process and
+    language. The rows of a shared region carry the same few lazy labels ("voted",
+    "waiting", a side's name), and filing each row's piece took each of them through
+    the whole translation machinery again: some thirty times a board, a tenth of its
+    drawing. Filed by the object's identity and checked against it: the entry holds
+    the object, so no other object can take its identity while it is filed."""
+    key = (id(value), language)
+    found = _texts.get(key)
+    if found is not None and found[0] is value:
+        return found[1]
+    text = str(value)
+    _texts.put(key, (value, text))
+    return text
 
 
 def find(key: tuple[Hashable, ...]) -> str | None:
@@ -187,3 +214,4 @@ def kept() -> tuple[int, int]:
 def forget_all() -> None:
     """Tests call this between runs."""
     _drawn.clear()
+    _texts.clear()

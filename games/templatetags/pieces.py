@@ -29,11 +29,14 @@ class PieceNode(Node):
 
     def render(self, context: Any) -> SafeString:
         values = {name: expr.resolve(context) for name, expr in self.named}
+        language = translation.get_language()
         try:
             key = (
                 self.serial,
-                translation.get_language(),
-                tuple(pieces.frozen(values[name]) for name, _expr in self.named),
+                language,
+                tuple(
+                    pieces.frozen(values[name], language) for name, _expr in self.named
+                ),
             )
         except pieces.NotPlain:
             found = self._draw(context, values)

@@ -51,6 +51,41 @@ def test_frozen_tells_apart_what_prints_differently() -> None:
         assert pieces.frozen(lazy) != english
 
 
+def test_a_lazy_text_is_translated_once_per_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pieces.forget_all()
+    lazy = gettext_lazy("Players")
+    casts: list[str] = []
+    translation.gettext("Players")  # Django's translation functions, resolved
+    real = translation._trans.gettext
+
+    def counting(message: str) -> str:
+        casts.append(message)
+        return real(message)
+
+    monkeypatch.setattr(translation._trans, "gettext", counting)
+    with translation.override("en"):
+        english = [pieces.frozen([lazy, lazy]) for _ in range(3)]
+    with translation.override("ru"):
+        russian = [pieces.frozen(lazy) for _ in range(3)]
+        assert pieces.frozen(lazy, "ru") == russian[0]
+    assert english[0] == english[2] == (list, (("lazy", "Players"),) * 2)
+    assert russian[0] == ("lazy", "Игроки")
+    assert casts == ["Players", "Players"]  # once a language, not once a use
+
+
+def test_a_lazy_text_is_never_taken_for_another_with_its_identity() -> None:
+    pieces.forget_all()
+    first = gettext_lazy("Players")
+    with translation.override("en"):
+        assert pieces.frozen(first) == ("lazy", "Players")
+        # Filed by identity, the entry is checked against the object itself: a
+        # different lazy text filed under the same number is not the one found.
+        pieces._texts.put((id(first), "en"), (gettext_lazy("Rules"), "Rules"))
+        assert pieces.frozen(first) == ("lazy", "Players")
+
+
 def test_frozen_refuses_what_is_not_plain_data() -> None:
     with pytest.raises(pieces.NotPlain):
         pieces.frozen(object())
