@@ -146,17 +146,14 @@ def decode_frame(text_data: str | None) -> Any:
 
 def _user_frame_allowed(user_id: int) -> bool:
     """Count one frame against the user's allowance in the shared cache (fixed
-    windows; ``add`` then ``incr``, both atomic in Redis). A cache that cannot be
-    reached allows the frame: the per-socket bucket still holds."""
+    windows; ``incr``, and ``add`` only for a window's first frame, both atomic in
+    Redis: one step for every frame but the first, where adding first made every
+    frame two). A cache that cannot be reached allows the frame: the per-socket
+    bucket still holds."""
     window = settings.WEBSOCKET_USER_WINDOW
     key = f"ws-frames:{user_id}:{int(wall_clock() // window)}"
     try:
-        cache.add(key, 0, timeout=window * 2)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.add(key, 1, timeout=window * 2)
-            count = 1
+        count = _count_frame(key, window * 2)
     except Exception:
         logger.warning("websocket frame count: cache unreachable", exc_info=True)
         return True
@@ -173,6 +170,17 @@ async def _user_frame_counted(user_id: int) -> bool:
     if isinstance(caches["default"], LocMemCache | DummyCache):
         return _user_frame_allowed(user_id)
     return await sync_to_async(_user_frame_allowed, thread_sensitive=False)(user_id)
+
+
+def _count_frame(key: str, timeout: int) -> int:
+    for _ in range(3):
+        try:
+            return int(cache.incr(key))
+        except ValueError:  # the window's first frame
+            if cache.add(key, 1, timeout=timeout):
+                return 1
+            # Another socket of the user's added it meanwhile: count on it.
+    raise RuntimeError("the frame count kept disappearing")
 
 
 class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):

@@ -80,7 +80,8 @@ def seat_view(
     me = None
     moderating = False
     if viewer is not None and viewer.is_authenticated:
-        me = next((p for p in players if p.user_id == viewer.pk), None)
+        viewer_id = viewer.pk  # read once: a socket's user is a lazy object
+        me = next((p for p in players if p.user_id == viewer_id), None)
         moderating = me is None and is_moderator(game, viewer)
     view = None
     if game.status != Game.Status.OPEN and game.seed is not None:

@@ -247,3 +247,37 @@ async def test_a_shared_cache_counts_a_frame_off_the_event_loop(
     assert threading.get_ident() not in threads
     assert [r.get("code") for r in replies] == [None, None, "rate_limited"]
     await socket.disconnect()
+
+
+async def test_a_window_is_counted_from_its_first_frame_with_one_step_after() -> None:
+    from django.core.cache import cache
+
+    key = "ws-frames:test-window"
+    cache.delete(key)
+    assert [consumers._count_frame(key, 20) for _ in range(3)] == [1, 2, 3]
+    assert cache.get(key) == 3
+    cache.delete(key)
+
+
+async def test_a_window_another_socket_opened_meanwhile_is_counted_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.core.cache import cache
+
+    key = "ws-frames:test-race"
+    cache.delete(key)
+
+    class Racing:
+        """The real cache, with another socket of the user's adding the window's
+        count between this socket's incr and its add."""
+
+        def incr(self, name: str) -> int:
+            return int(cache.incr(name))
+
+        def add(self, name: str, value: int, timeout: int) -> bool:
+            cache.add(name, 5, timeout=timeout)  # the other socket's five frames
+            return bool(cache.add(name, value, timeout=timeout))
+
+    monkeypatch.setattr(consumers, "cache", Racing())
+    assert consumers._count_frame(key, 20) == 6
+    cache.delete(key)
