@@ -59,12 +59,16 @@ class LocalChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]
         self._cleaned = now
         super()._clean_expired()
 
-    def _put(self, channel: str, message: dict[str, Any]) -> None:
+    def _queue(self, channel: str) -> asyncio.Queue[Any]:
         queue = self.channels.get(channel)
         if queue is None:
             queue = self.channels[channel] = asyncio.Queue(
                 maxsize=self.get_capacity(channel)
             )
+        return queue
+
+    def _put(self, channel: str, message: dict[str, Any]) -> None:
+        queue = self._queue(channel)
         try:
             queue.put_nowait((time.time() + self.expiry, _copy(message)))
         except asyncio.QueueFull:
@@ -79,11 +83,7 @@ class LocalChannelLayer(InMemoryChannelLayer):  # type: ignore[misc]
     async def receive(self, channel: str) -> dict[str, Any]:
         self.require_valid_channel_name(channel)
         self._clean_expired()
-        queue = self.channels.get(channel)
-        if queue is None:
-            queue = self.channels[channel] = asyncio.Queue(
-                maxsize=self.get_capacity(channel)
-            )
+        queue = self._queue(channel)
         try:
             while True:
                 expires, message = await queue.get()

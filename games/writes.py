@@ -121,7 +121,7 @@ def update(model: type[Model], where: dict[str, Any], values: dict[str, Any]) ->
     connection = connections[using]
     meta = model._meta
     if not _plain(model):
-        return int(model._base_manager.using(using).filter(**where).update(**values))
+        return _orm_update(model, using, where, values)
     set_fields = [meta.get_field(name) for name in values]
     # The conditions in the order the compiler writes them (filter() sorts them).
     where = {name: where[name] for name in sorted(where)}
@@ -157,10 +157,16 @@ def update(model: type[Model], where: dict[str, Any], values: dict[str, Any]) ->
             _statements[key] = kept
     sql = kept[0]
     if not sql:
-        return int(model._base_manager.using(using).filter(**where).update(**values))
+        return _orm_update(model, using, where, values)
     with connection.cursor() as cursor:
         cursor.execute(sql, prepared)
         return int(cursor.rowcount)
+
+
+def _orm_update(
+    model: type[Model], using: str, where: dict[str, Any], values: dict[str, Any]
+) -> int:
+    return int(model._base_manager.using(using).filter(**where).update(**values))
 
 
 def forget_all() -> None:

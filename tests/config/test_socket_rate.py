@@ -188,8 +188,13 @@ async def test_a_flooding_seat_does_no_database_work_and_others_play_on(
     await quiet.disconnect()
 
 
-def _where_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The threads the user's frames were counted in."""
+async def _three_frames_against_two(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, cache: dict[str, str]
+) -> tuple[list[int], list[str | None]]:
+    """Three frames from a user allowed two, with ``cache``: the threads their
+    counts ran in and the error code of each answer."""
+    settings.CACHES = {"default": cache}
+    settings.WEBSOCKET_USER_FRAMES = 2
     threads: list[int] = []
     real = consumers._user_frame_allowed
 
@@ -198,7 +203,12 @@ def _where_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return real(user_id)
 
     monkeypatch.setattr(consumers, "_user_frame_allowed", counting)
-    return threads
+    socket = await probe_socket(await sync_to_async(UserFactory)())
+    for number in range(3):
+        await socket.send_json_to({"n": number})
+    replies = await answers(socket)
+    await socket.disconnect()
+    return threads, [reply.get("code") for reply in replies]
 
 
 async def test_an_in_process_cache_counts_a_frame_on_the_event_loop(
@@ -206,21 +216,16 @@ async def test_an_in_process_cache_counts_a_frame_on_the_event_loop(
     advance: Callable[[float], None],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    }
-    settings.WEBSOCKET_USER_FRAMES = 2
-    threads = _where_counted(monkeypatch)
-    socket = await probe_socket(await sync_to_async(UserFactory)())
-    for number in range(3):
-        await socket.send_json_to({"n": number})
-    replies = await answers(socket)
+    threads, codes = await _three_frames_against_two(
+        settings,
+        monkeypatch,
+        {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    )
     # No hop to a worker thread for a dictionary in this process, and the allowance
     # still holds: the third frame is refused.
     assert threads == [threading.get_ident()] * 3
-    assert [r.get("code") for r in replies] == [None, None, "rate_limited"]
+    assert codes == [None, None, "rate_limited"]
     assert len(Probe.seen) == 2
-    await socket.disconnect()
 
 
 async def test_a_shared_cache_counts_a_frame_off_the_event_loop(
@@ -231,22 +236,17 @@ async def test_a_shared_cache_counts_a_frame_off_the_event_loop(
 ) -> None:
     # A cache that does I/O (Redis in a real deployment; files here) must not hold
     # up the loop that serves every other socket.
-    settings.CACHES = {
-        "default": {
+    threads, codes = await _three_frames_against_two(
+        settings,
+        monkeypatch,
+        {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": str(tmp_path),
-        }
-    }
-    settings.WEBSOCKET_USER_FRAMES = 2
-    threads = _where_counted(monkeypatch)
-    socket = await probe_socket(await sync_to_async(UserFactory)())
-    for number in range(3):
-        await socket.send_json_to({"n": number})
-    replies = await answers(socket)
+        },
+    )
     assert len(threads) == 3
     assert threading.get_ident() not in threads
-    assert [r.get("code") for r in replies] == [None, None, "rate_limited"]
-    await socket.disconnect()
+    assert codes == [None, None, "rate_limited"]
 
 
 async def test_a_window_is_counted_from_its_first_frame_with_one_step_after() -> None:
