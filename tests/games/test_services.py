@@ -631,3 +631,54 @@ def test_a_process_that_missed_moves_votes_on_the_open_proposal(
     assert list(
         Vote.objects.filter(proposal=second).values_list("seat__position", "approve")
     ) == [(0, True)]
+
+
+@pytest.mark.parametrize("dealt_here", [True, False])
+def test_a_mission_is_recorded_by_its_id_whether_or_not_this_process_dealt_the_game(
+    django_capture_on_commit_callbacks: Any, dealt_here: bool
+) -> None:
+    """The mission's records are written by its id, known from the deal this
+    process wrote or, in a process that never saw the deal, read once: either way
+    the approved team, the result, the fail count and the unsigned cards land on
+    that mission and no other."""
+    from games.families.resistance import projection
+    from games.families.resistance.models import Mission, MissionCard
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_table("partisans", 5)
+    key = (game.pk, game.code)
+    assert projection._mission_ids.get(key) is not None
+    if not dealt_here:
+        projection._mission_ids.pop(key)
+    users = seated_users(game)
+    leader, _ = leader_user(game)
+    services.game_act(
+        game=game, user=leader, action={"type": "propose", "team": [1, 3]}, turn=0
+    )
+    game.refresh_from_db()
+    for position in range(5):
+        game.refresh_from_db()
+        services.game_act(
+            game=game,
+            user=users[position],
+            action={"type": "vote", "approve": True},
+            turn=game.turn,
+        )
+    for position in (1, 3):
+        game.refresh_from_db()
+        services.game_act(
+            game=game,
+            user=users[position],
+            action={"type": "play", "card": "success"},
+            turn=game.turn,
+        )
+    first = Mission.objects.get(game=game, number=1)
+    assert sorted(first.team.values_list("position", flat=True)) == [1, 3]
+    assert (first.size, first.result, first.fails) == (2, Mission.Result.SUCCESS, 0)
+    assert list(
+        MissionCard.objects.filter(mission=first).values_list("success", flat=True)
+    ) == [True, True]
+    others = Mission.objects.filter(game=game).exclude(pk=first.pk)
+    assert not MissionCard.objects.filter(mission__in=others).exists()
+    assert not any(m.result for m in others)
+    assert not any(m.team.exists() for m in others)

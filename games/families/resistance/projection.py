@@ -38,8 +38,13 @@ def project(
             handler(game, seats, event.data)
 
 
+_mission_ids: LRU[tuple[int, str], dict[int, int]] = LRU(4096)
+"""A table's missions' ids by number: written at the deal and never changed after,
+so each process learns them once per table (from the deal it wrote, or one read)."""
+
+
 def _started(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
-    Mission.objects.bulk_create(
+    made = Mission.objects.bulk_create(
         Mission(
             game=game,
             number=mission["number"],
@@ -48,6 +53,21 @@ def _started(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> 
         )
         for mission in data["missions"]
     )
+    ids = {mission.number: mission.pk for mission in made}
+    if all(ids.values()):
+        key = (game.pk, game.code)
+        transaction.on_commit(lambda: _mission_ids.put(key, ids))
+
+
+def _mission_id(game: Game, number: int) -> int:
+    key = (game.pk, game.code)
+    ids = _mission_ids.get(key)
+    if ids is None or number not in ids:
+        ids = dict(
+            Mission.objects.filter(game=game).values_list("number", "pk").order_by()
+        )
+        _mission_ids.put(key, ids)
+    return ids[number]
 
 
 _open: LRU[tuple[int, str], tuple[int, int]] = LRU(4096)
@@ -89,10 +109,6 @@ def _open_proposal_id(game: Game) -> int:
     return found
 
 
-def _open_proposal(game: Game) -> Proposal:
-    return Proposal.objects.get(pk=_open_proposal_id(game))
-
-
 def _vote_cast(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
     proposal_id = _open_proposal_id(game)
     writes.insert(
@@ -104,18 +120,23 @@ def _vote_cast(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -
 def _votes_revealed(
     game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]
 ) -> None:
-    proposal = _open_proposal(game)
-    proposal.approved = data["approved"]
-    proposal.save(update_fields=["approved"])
+    # Each record is written by its id, without reading it first: the proposal is
+    # the open one, the mission's id is known, the team is the event's.
+    Proposal.objects.filter(pk=_open_proposal_id(game)).update(
+        approved=data["approved"]
+    )
     key = (game.pk, game.code)
     # After the vote's own entry (on_commit keeps the order they were asked in).
     transaction.on_commit(lambda: _open.pop(key))
     if data["approved"]:
-        team = list(proposal.team.all())
-        mission = Mission.objects.get(game=game, number=data["mission"])
-        mission.size = len(team)
-        mission.save(update_fields=["size"])
-        mission.team.add(*team)
+        team = data["team"]
+        mission_id = _mission_id(game, data["mission"])
+        Mission.objects.filter(pk=mission_id).update(size=len(team))
+        through = Mission.team.through
+        through.objects.bulk_create(
+            through(mission_id=mission_id, seat_id=seats[position].pk)
+            for position in team
+        )
 
 
 def _mission_done(
@@ -123,15 +144,15 @@ def _mission_done(
 ) -> None:
     """The result, the fail count, and the cards themselves in shuffled order and
     without authors, as the table sees them turned up."""
-    mission = Mission.objects.get(game=game, number=data["mission"])
-    mission.result = Mission.Result.SUCCESS if data["success"] else Mission.Result.FAIL
-    mission.fails = data["fails"]
-    mission.save(update_fields=["result", "fails"])
-    size = mission.team.count() or mission.size
-    cards = [False] * data["fails"] + [True] * (size - data["fails"])
+    mission_id = _mission_id(game, data["mission"])
+    Mission.objects.filter(pk=mission_id).update(
+        result=Mission.Result.SUCCESS if data["success"] else Mission.Result.FAIL,
+        fails=data["fails"],
+    )
+    cards = [False] * data["fails"] + [True] * (data["size"] - data["fails"])
     random.SystemRandom().shuffle(cards)
     MissionCard.objects.bulk_create(
-        MissionCard(mission=mission, success=card) for card in cards
+        MissionCard(mission_id=mission_id, success=card) for card in cards
     )
 
 

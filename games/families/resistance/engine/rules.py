@@ -393,6 +393,7 @@ def _count_votes(
                 "attempt": attempt,
                 "votes": {str(s): v for s, v in enumerate(votes) if v is not None},
                 "approved": approved,
+                "team": list(state.team),
             },
         )
     )
@@ -471,7 +472,15 @@ def _end_mission(
         MissionRecord(number, state.team, cards, fails, success),
     )
     events.append(
-        Event("mission_done", {"mission": number, "fails": fails, "success": success})
+        Event(
+            "mission_done",
+            {
+                "mission": number,
+                "fails": fails,
+                "success": success,
+                "size": len(state.team),
+            },
+        )
     )
     successes = state.successes + success
     failures = state.failures + (not success)

@@ -234,8 +234,35 @@ def _reveal(shown: dict[str, Any], final: dict[str, Any]) -> None:
         shown["sniper"] = {**shown["sniper"], "sniper": final["sniper"]["sniper"]}
 
 
+SHARED_KEPT = 256
+"""States whose seat-independent parts are kept (a few per table playing)."""
+
+_shared: dict[int, tuple[GameState, list[dict[str, Any]], list[dict[str, Any]]]] = {}
+
+
+def _shared_parts(
+    state: GameState,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The mission track and the vote history of ``state``: the same for every seat,
+    and the longer part of a view late in a game, so made once per state and handed
+    to every seat's view (a push draws ten views of one state). Filed by the state's
+    identity and checked against it: the entry holds the state, so no other object
+    can take its identity while it is filed. Whoever reads a view only reads it: a
+    view is never changed in place (the family's ``test_shared_view`` checks that a
+    whole game of pushes, pages and bots leaves these parts as they were made)."""
+    found = _shared.get(id(state))
+    if found is not None and found[0] is state:
+        return found[1], found[2]
+    parts = (_missions(state), _history(state))
+    if len(_shared) >= SHARED_KEPT:
+        _shared.clear()
+    _shared[id(state)] = (state, *parts)
+    return parts
+
+
 def _view(state: GameState, seat: int | None) -> dict[str, Any]:
     table = state.table
+    missions, history = _shared_parts(state)
     if seat is not None and (type(seat) is not int or not 0 <= seat < table.players):
         raise NotSeated(seat=repr(seat))
     over = state.phase is Phase.OVER
@@ -248,7 +275,7 @@ def _view(state: GameState, seat: int | None) -> dict[str, Any]:
         "phase": state.phase.value,
         "leader": state.leader,
         "mission": state.mission,
-        "missions": _missions(state),
+        "missions": missions,
         "rejections": state.rejections,
         "voters": list(voters(state)),
         "proposal": _proposal(state),
@@ -256,7 +283,7 @@ def _view(state: GameState, seat: int | None) -> dict[str, Any]:
         "token": _token(state),
         "checks": _checks(state, seat, over),
         "sniper": _sniper(state, seat, over),
-        "history": _history(state),
+        "history": history,
         "me": None if seat is None else _me(state, seat),
         "legal": list(legal_actions(state, seat)),
         "waiting_for": _waiting_for(state, seat, over),
