@@ -445,7 +445,7 @@ def _apply_move(
     game.version += 1
     before = game.turn
     game.turn = engine.turn(new_state)
-    game.phase = engine.view(new_state, None)["phase"]
+    game.phase = snapshots.public_view_of(new_state)["phase"]
     game.last_action_at = timezone.now()
     fields = ["version", "turn", "phase", "last_action_at", "deadline"]
     over = engine.outcome(new_state)

@@ -52,7 +52,7 @@ class Snapshot:
         if self.state is None:
             return None
         if not self._public:
-            self._public.append(engine.view(self.state, None))
+            self._public.append(public_view_of(self.state))
         view: dict[str, Any] = self._public[0]
         return view
 
@@ -72,6 +72,25 @@ class Snapshot:
             and self.game.status != Game.Status.OPEN
             and game.status != Game.Status.OPEN
         )
+
+
+PUBLIC_VIEWS_KEPT = 256
+
+_public_views: LRU[int, tuple[Any, dict[str, Any]]] = LRU(PUBLIC_VIEWS_KEPT)
+
+
+def public_view_of(state: Any) -> dict[str, Any]:
+    """The spectator's view of ``state``, made once: the move that made the state
+    reads its phase from it (``services``), and the snapshot of the committed move
+    hands the same view to every socket's push, instead of making it again on the
+    event loop. Filed by the state's identity and checked against it (the entry
+    holds the state). Like every view, read and never changed."""
+    found = _public_views.get(id(state))
+    if found is not None and found[0] is state:
+        return found[1]
+    view = engine.view(state, None)
+    _public_views.put(id(state), (state, view))
+    return view
 
 
 _snapshots: LRU[tuple[int, str], Snapshot] = LRU(SNAPSHOTS_KEPT)

@@ -54,3 +54,28 @@ async def test_pushes_of_one_version_share_one_read(monkeypatch: Any) -> None:
     game = await database_sync_to_async(start_table)("partisans", 5)
     push = (game.version, Game.Status.PLAYING)
     assert await _reads(game, push, monkeypatch) == 1
+
+
+async def test_a_committed_move_hands_every_push_the_spectator_view_it_made() -> None:
+    """The move reads its phase from the spectator's view of its new state; the
+    snapshot it leaves gives every push that same view, equal to a fresh one."""
+    from games import engine
+    from games.state import load_state
+    from tests.games.conftest import seated_users
+
+    def move() -> Game:
+        game = start_table("partisans", 5)
+        snapshots.of(game)  # a socket of this process has pushed the table
+        leader = seated_users(game)[engine.view(load_state(game), None)["leader"]]
+        return services.game_act(
+            game=game, user=leader, action={"type": "propose", "team": [0, 1]}, turn=0
+        )
+
+    game = await database_sync_to_async(move)()
+    snapshot = snapshots.cached(game.pk, game.code)
+    assert snapshot is not None and snapshot.game.version == game.version
+    shown = snapshot.public_view()
+    assert shown is snapshots.public_view_of(snapshot.state)
+    assert shown["phase"] == game.phase == "vote"
+    fresh = await database_sync_to_async(lambda: engine.view(load_state(game), None))()
+    assert shown == fresh
