@@ -74,7 +74,7 @@ class Snapshot:
         )
 
 
-PUBLIC_VIEWS_KEPT = 256
+PUBLIC_VIEWS_KEPT = 64
 
 _public_views: LRU[int, tuple[Any, dict[str, Any]]] = LRU(PUBLIC_VIEWS_KEPT)
 

@@ -234,7 +234,7 @@ def _reveal(shown: dict[str, Any], final: dict[str, Any]) -> None:
         shown["sniper"] = {**shown["sniper"], "sniper": final["sniper"]["sniper"]}
 
 
-SHARED_KEPT = 256
+SHARED_KEPT = 64
 """States whose seat-independent parts are kept (a few per table playing)."""
 
 _shared: dict[int, tuple[GameState, list[dict[str, Any]], list[dict[str, Any]]]] = {}
