@@ -14,6 +14,7 @@ from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class LRU(Generic[K, V]):
@@ -63,3 +64,22 @@ class LRU(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+class MadeOnce(Generic[T, V]):
+    """``make(obj)`` made once per object (at most ``size`` objects kept), for an
+    object that never changes (an engine state) and a value that only its readers
+    share. Filed by the object's identity and checked against it: the entry holds
+    the object, so no other object can take its identity while it is filed."""
+
+    def __init__(self, size: int, make: Callable[[T], V]) -> None:
+        self._kept: LRU[int, tuple[T, V]] = LRU(size)
+        self._make = make
+
+    def __call__(self, obj: T) -> V:
+        found = self._kept.get(id(obj))
+        if found is not None and found[0] is obj:
+            return found[1]
+        value = self._make(obj)
+        self._kept.put(id(obj), (obj, value))
+        return value

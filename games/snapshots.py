@@ -25,7 +25,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from games import engine
-from games.cache import LRU
+from games.cache import LRU, MadeOnce
 from games.models import Game
 from games.selectors import Player, finished_chats, players_of
 from games.state import load_state
@@ -76,21 +76,13 @@ class Snapshot:
 
 PUBLIC_VIEWS_KEPT = 64
 
-_public_views: LRU[int, tuple[Any, dict[str, Any]]] = LRU(PUBLIC_VIEWS_KEPT)
-
-
-def public_view_of(state: Any) -> dict[str, Any]:
-    """The spectator's view of ``state``, made once: the move that made the state
-    reads its phase from it (``services``), and the snapshot of the committed move
-    hands the same view to every socket's push, instead of making it again on the
-    event loop. Filed by the state's identity and checked against it (the entry
-    holds the state). Like every view, read and never changed."""
-    found = _public_views.get(id(state))
-    if found is not None and found[0] is state:
-        return found[1]
-    view = engine.view(state, None)
-    _public_views.put(id(state), (state, view))
-    return view
+public_view_of: MadeOnce[Any, dict[str, Any]] = MadeOnce(
+    PUBLIC_VIEWS_KEPT, lambda state: engine.view(state, None)
+)
+"""The spectator's view of a state, made once: the move that made the state reads
+its phase from it (``services``), and the snapshot of the committed move hands the
+same view to every socket's push, instead of making it again on the event loop.
+Like every view, read and never changed."""
 
 
 _snapshots: LRU[tuple[int, str], Snapshot] = LRU(SNAPSHOTS_KEPT)

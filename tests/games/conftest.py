@@ -60,3 +60,25 @@ def public_view(game: Game) -> dict[str, Any]:
 @pytest.fixture
 def table() -> Callable[..., Game]:
     return start_table
+
+
+def draw_push(
+    game: Game, user: Any, last: dict[str, str] | None, memo: dict[Any, Any]
+) -> dict[str, str]:
+    """``user``'s push of ``game`` as a socket draws it, in Russian: the parts that
+    changed since ``last`` (the whole live area on a first push), with the socket's
+    ``memo``. Returns the parts the screen shows now."""
+    from django.utils import translation
+
+    from games import rendering
+    from games.selectors import table_context
+
+    with translation.override("ru"):
+        ctx = table_context(game, user, with_chat=False)
+        if last is not None:
+            _frame, shown = rendering.render_update(
+                ctx, last, csrf_token="t", memo=memo
+            )
+        else:
+            _frame, shown = rendering.render_whole(ctx, csrf_token="t", memo=memo)
+    return shown

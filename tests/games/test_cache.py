@@ -43,3 +43,23 @@ def test_threads_never_push_it_past_its_size() -> None:
     for thread in threads:
         thread.join()
     assert len(cache) == 50
+
+
+def test_made_once_makes_a_value_once_per_object_and_never_for_a_lookalike() -> None:
+    from games.cache import MadeOnce
+
+    made: list[object] = []
+
+    def make(obj: list[int]) -> int:
+        made.append(obj)
+        return sum(obj)
+
+    once = MadeOnce(2, make)
+    first, equal = [1, 2], [1, 2]
+    assert once(first) == 3 and once(first) == 3
+    assert made == [first]
+    assert once(equal) == 3  # equal but another object: made for it too
+    assert len(made) == 2 and made[1] is equal
+    third = [4]
+    assert once(third) == 4  # the oldest (first) is let go beyond two objects
+    assert once(first) == 3 and len(made) == 4

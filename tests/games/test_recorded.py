@@ -190,17 +190,9 @@ def test_a_push_with_the_kept_board_is_what_a_fresh_page_shows(
     for _step in range(600):
         game.refresh_from_db()
         for position, user in _viewers(game).items():
+            memo = memos.setdefault(position, {})
+            shown = resistance.draw_push(game, user, sent.get(position), memo)
             with translation.override("ru"):
-                ctx = table_context(game, user, with_chat=False)
-                memo = memos.setdefault(position, {})
-                if position in sent:
-                    _frame, shown = rendering.render_update(
-                        ctx, sent[position], csrf_token="t", memo=memo
-                    )
-                else:
-                    _frame, shown = rendering.render_whole(
-                        ctx, csrf_token="t", memo=memo
-                    )
                 rendering.forget_all()  # the fresh page draws everything anew
                 fresh = table_context(game, user, with_chat=False)
                 _html, expected = rendering.render_whole(fresh, csrf_token="t")

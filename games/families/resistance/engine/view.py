@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.cache import MadeOnce
 from games.engine.core import NotSeated
 from games.families.resistance.engine.knowledge import told
 from games.families.resistance.engine.rules import (
@@ -237,27 +238,19 @@ def _reveal(shown: dict[str, Any], final: dict[str, Any]) -> None:
 SHARED_KEPT = 64
 """States whose seat-independent parts are kept (a few per table playing)."""
 
-_shared: dict[int, tuple[GameState, list[dict[str, Any]], list[dict[str, Any]]]] = {}
 
-
-def _shared_parts(
+def _make_shared(
     state: GameState,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The mission track and the vote history of ``state``: the same for every seat,
-    and the longer part of a view late in a game, so made once per state and handed
-    to every seat's view (a push draws ten views of one state). Filed by the state's
-    identity and checked against it: the entry holds the state, so no other object
-    can take its identity while it is filed. Whoever reads a view only reads it: a
-    view is never changed in place (the family's ``test_shared_view`` checks that a
-    whole game of pushes, pages and bots leaves these parts as they were made)."""
-    found = _shared.get(id(state))
-    if found is not None and found[0] is state:
-        return found[1], found[2]
-    parts = (_missions(state), _history(state))
-    if len(_shared) >= SHARED_KEPT:
-        _shared.clear()
-    _shared[id(state)] = (state, *parts)
-    return parts
+    return _missions(state), _history(state)
+
+
+_shared_parts = MadeOnce(SHARED_KEPT, _make_shared)
+"""The mission track and the vote history of a state: the same for every seat, and
+the longer part of a view late in a game, so made once per state and handed to every
+seat's view (a push draws ten views of one state). Whoever reads a view only reads
+it: a view is never changed in place (the family's ``test_shared_view`` checks that a
+whole game of pushes, pages and bots leaves these parts as they were made)."""
 
 
 def _view(state: GameState, seat: int | None) -> dict[str, Any]:

@@ -9,14 +9,12 @@ import random
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
-from games import engine, rendering, services
+from games import engine, services
 from games.families.resistance.engine import view as views
 from games.models import Game
-from games.selectors import table_context
 from games.state import load_state
-from tests.games.conftest import seated_users, start_table
+from tests.games.conftest import draw_push, seated_users, start_table
 
 
 @pytest.mark.django_db
@@ -35,18 +33,8 @@ def test_every_seat_reads_the_same_track_and_history_and_nobody_changes_them() -
         assert one["history"] is other["history"]
         made = copy.deepcopy((one["missions"], one["history"]))
         for position, user in users.items():
-            with translation.override("ru"):
-                ctx = table_context(game, user, with_chat=False)
-                memo = memos.setdefault(position, {})
-                if position in sent:
-                    _frame, shown = rendering.render_update(
-                        ctx, sent[position], csrf_token="t", memo=memo
-                    )
-                else:
-                    _frame, shown = rendering.render_whole(
-                        ctx, csrf_token="t", memo=memo
-                    )
-            sent[position] = shown
+            memo = memos.setdefault(position, {})
+            sent[position] = draw_push(game, user, sent.get(position), memo)
         client.force_login(users[game.version % len(users)])
         assert client.get(reverse("games:table", args=[game.code])).status_code == 200
         # Every seat's drawing, a page and the bot's reading leave them as made.
