@@ -416,6 +416,14 @@ def _drawing(
             elif drawn.holds(last.made, reader):
                 memo[mine] = _Last(last.made, board, last.outside)
                 return last.made.html  # type: ignore[return-value]
+            # A screen often comes back to what it showed a few moves ago (a card
+            # loses its "your vote" line when the votes are revealed).
+            older: list[drawn.Drawn] = memo.get((mine, _OLDER), [])
+            for index, made in enumerate(older):
+                if drawn.holds(made, reader):
+                    older[index] = last.made
+                    memo[mine] = _Last(made, board, drawn.reads_outside(made, "board"))
+                    return made.html  # type: ignore[return-value]
     key = (game.pk, game.code, language, template, shared)
     shelf = _shelves.get(key)
     looking = shelf is None or shelf.worth_looking()
@@ -423,7 +431,7 @@ def _drawing(
         found = shelf.look(reader)
         if found is not None:
             if memo is not None:
-                memo[mine] = _Last(found, board, drawn.reads_outside(found, "board"))
+                _remember(memo, mine, found, board)
             return found.html  # type: ignore[return-value]
     # A drawing that neither this screen's memo nor the shelf will keep (a shared
     # region's, between a seldom-finding shelf's samples) need not note its reads:
@@ -440,8 +448,27 @@ def _drawing(
             _shelves.put(key, shelf)
         shelf.keep(made)
     if memo is not None:
-        memo[mine] = _Last(made, board, drawn.reads_outside(made, "board"))
+        _remember(memo, mine, made, board)
     return made.html  # type: ignore[return-value]
+
+
+OLDER_KEPT = 3
+"""Drawings a screen keeps of each template besides its last one."""
+_OLDER = "older"
+
+
+def _remember(
+    memo: dict[Any, Any], mine: tuple[str, str], made: drawn.Drawn, board: Any
+) -> None:
+    """``made`` is what this screen shows of a template now; the drawing it showed
+    before joins the few older ones it keeps (a drawing that never holds is not
+    worth keeping)."""
+    last: _Last | None = memo.get(mine)
+    if last is not None and last.made.reads is not None and last.made is not made:
+        older = memo.setdefault((mine, _OLDER), [])
+        older.insert(0, last.made)
+        del older[OLDER_KEPT:]
+    memo[mine] = _Last(made, board, drawn.reads_outside(made, "board"))
 
 
 class _Last(NamedTuple):
