@@ -31,6 +31,7 @@ import contextlib
 import contextvars
 import dataclasses
 import enum
+import re
 from collections.abc import Hashable, Iterator
 from typing import Any
 
@@ -137,6 +138,7 @@ class Pieced(SafeString):
 
     pieces: tuple[str, ...] = ()
     _skeleton: str | None = None
+    _swaps_from: tuple[str, list[str] | None] | None = None
 
 
 def marked(html: str) -> SafeString:
@@ -199,21 +201,161 @@ def _has_id(piece: str) -> bool:
 def swaps(old: str | None, new: str) -> list[str] | None:
     """The pieces of ``new`` that are not ``old``'s, when nothing else of the part
     changed and each is an element with an id (htmx's socket extension swaps each
-    element of a frame in for the one with its id); None when the whole part must
-    go (its shape changed, a row came or went, or most of it changed)."""
+    element of a frame in for the one with its id), and the pieces that came in
+    among the old ones (:func:`_grown`); None when the whole part must go (its shape
+    changed, a row went, or most of it changed)."""
     if not isinstance(old, Pieced) or not isinstance(new, Pieced):
         return None
-    if len(old.pieces) != len(new.pieces):
+    if len(old.pieces) > len(new.pieces):
         return None
-    changed = [n for o, n in zip(old.pieces, new.pieces, strict=True) if o != n]
-    if not changed or not all(_has_id(piece) for piece in changed):
+    if len(old.pieces) == len(new.pieces):
+        pairs = [(o, n) for o, n in zip(old.pieces, new.pieces, strict=True) if o != n]
+        if not pairs:
+            return None
+        changed = [n for _o, n in pairs]
+        # Each swapped by its id, where the same piece stood (not a row that moved).
+        if all(_has_id(n) and _element(o) == _element(n) for o, n in pairs):
+            if 2 * sum(len(piece) for piece in changed) > len(new):
+                return None
+            shape = skeleton(new)
+            if shape is _NOT_FOUND or skeleton(old) != shape:
+                return None
+            return changed
+    # Every seat's push of a shared part asks this of the same two drawings.
+    known = new._swaps_from
+    if known is not None and known[0] is old:
+        return known[1]
+    found = _grown(old, new)
+    new._swaps_from = (old, found)
+    return found
+
+
+_ELEMENT = re.compile(r'<([a-z][a-z0-9]*)\b[^>]*?\sid="([A-Za-z][\w-]*)"')
+_HELD_BY_A_TABLE = frozenset({"tbody", "thead", "tfoot", "caption", "colgroup"})
+_HELD_BY_A_ROW = frozenset({"tr", "td", "th", "col"})
+
+
+def _element(piece: str) -> tuple[str, str] | None:
+    """(tag, id) of a piece that is an element with an id (one a CSS selector can
+    name as ``#id``), else None."""
+    found = _ELEMENT.match(piece)
+    return (found[1], found[2]) if found else None
+
+
+def _spans(html: Pieced) -> list[tuple[int, int]] | None:
+    """Where each of ``html``'s pieces stands in it, in order."""
+    found = []
+    at = 0
+    for piece in html.pieces:
+        start = html.find(piece, at)
+        if start < 0:
+            return None
+        at = start + len(piece)
+        found.append((start, at))
+    return found
+
+
+def _grown(old: Pieced, new: Pieced) -> list[str] | None:
+    """A part whose pieces only changed or came in among the old ones (a new row of
+    the vote grid, a new line of the log, a row's result filled in): each changed
+    piece by its id, and each run of new pieces inserted beside an old piece it
+    stands next to (htmx's ``hx-swap-oob="beforebegin:#next"`` or
+    ``"afterend:#previous"``, which move in the children of the element that
+    carries it: a ``<div>``, or a ``<table>`` for a table's row groups). A changed
+    piece that a frame cannot carry on its own (a ``<tbody>``) goes out
+    (``"delete:#it"``) and comes back in as a new one. The result is checked by
+    doing it to ``old``'s HTML: it must give ``new``'s character for character.
+    None when it does not, or when what would go is most of the part anyway."""
+    olds = [_element(piece) for piece in old.pieces]
+    news = [_element(piece) for piece in new.pieces]
+    if None in olds or None in news:
         return None
-    if 2 * sum(len(piece) for piece in changed) > len(new):
+    old_ids = [found[1] for found in olds if found]
+    new_ids = [found[1] for found in news if found]
+    tags = [found[0] for found in news if found]
+    was = {ident: index for index, ident in enumerate(old_ids)}
+    if len(set(new_ids)) != len(new_ids) or len(was) != len(old_ids):
         return None
-    shape = skeleton(new)
-    if shape is _NOT_FOUND or skeleton(old) != shape:
+    if [ident for ident in new_ids if ident in was] != old_ids:
+        return None  # a piece went, or moved
+    spans = _spans(new)
+    if spans is None:
         return None
-    return changed
+    html = str(new)
+    count = len(new_ids)
+    # Pieces put in afresh: the new ones, and the changed ones no frame can carry.
+    placed = [False] * count
+    gone: list[tuple[str, str]] = []  # (the old piece, its id)
+    swapped: list[tuple[str, str]] = []
+    for index, ident in enumerate(new_ids):
+        if ident not in was:
+            placed[index] = True
+            continue
+        before = old.pieces[was[ident]]
+        if before == new.pieces[index]:
+            continue
+        if tags[index] in _HELD_BY_A_TABLE:
+            placed[index] = True
+            gone.append((before, ident))
+        elif tags[index] in _HELD_BY_A_ROW:
+            return None
+        else:
+            swapped.append((before, new.pieces[index]))
+    frame = [f'<div hx-swap-oob="delete:#{ident}"></div>' for _piece, ident in gone]
+    frame += [piece for _before, piece in swapped]
+    inserts: list[tuple[str, str, str]] = []  # (where, anchor's HTML, what goes in)
+    index = 0
+    while index < count:
+        if not placed[index]:
+            index += 1
+            continue
+        # A run of pieces side by side (only white space between them: one list's,
+        # one table's), put in beside a piece of the same list that stays.
+        end = index + 1
+        while (
+            end < count
+            and placed[end]
+            and not html[spans[end - 1][1] : spans[end][0]].strip()
+        ):
+            end += 1
+        run = set(tags[index:end])
+        if run <= _HELD_BY_A_TABLE:
+            wrapper = "table"
+        elif run & (_HELD_BY_A_TABLE | _HELD_BY_A_ROW):
+            return None
+        else:
+            wrapper = "div"
+        if end < count and not html[spans[end - 1][1] : spans[end][0]].strip():
+            anchor = end
+            what = html[spans[index][0] : spans[end][0]]
+            where = "beforebegin"
+        elif index > 0 and not html[spans[index - 1][1] : spans[index][0]].strip():
+            anchor = index - 1
+            what = html[spans[index - 1][1] : spans[end - 1][1]]
+            where = "afterend"
+        else:
+            return None
+        if placed[anchor]:
+            return None  # the piece beside it must be there already
+        frame.append(
+            f'<{wrapper} hx-swap-oob="{where}:#{new_ids[anchor]}">{what}</{wrapper}>'
+        )
+        inserts.append((where, new.pieces[anchor], what))
+        index = end
+    if 2 * sum(len(swap) for swap in frame) > len(new):
+        return None
+    # Done to the old HTML in the frame's order, it must give the new.
+    done = str(old)
+    for piece, _ident in gone:
+        done = done.replace(piece, "", 1)
+    for before, piece in swapped:
+        done = done.replace(before, piece, 1)
+    for where, anchor_html, what in inserts:
+        if where == "beforebegin":
+            done = done.replace(anchor_html, what + anchor_html, 1)
+        else:
+            done = done.replace(anchor_html, anchor_html + what, 1)
+    return frame if done == html else None
 
 
 def kept() -> tuple[int, int]:

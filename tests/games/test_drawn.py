@@ -329,9 +329,11 @@ class _TopLevel(HTMLParser):
     """The frame's top-level elements, each as (id, its whole HTML, its inner HTML),
     which is what htmx's socket extension swaps in one by one."""
 
-    def __init__(self, frame: str) -> None:
+    def __init__(self, frame: str, *, inside_table: bool = False) -> None:
         super().__init__(convert_charrefs=False)
         self.frame = frame
+        self.inside_table = inside_table
+        self.oob = ""
         self.lines = [0]
         for line in frame.split("\n"):
             self.lines.append(self.lines[-1] + len(line) + 1)
@@ -353,8 +355,9 @@ class _TopLevel(HTMLParser):
             text = self.get_starttag_text() or ""
             self.inner = at + len(text)
             self.ident = dict(attrs).get("id") or ""
+            self.oob = dict(attrs).get("hx-swap-oob") or ""
             if tag in _VOID:
-                self.found.append((self.ident, text, ""))
+                self.found.append((self.ident, text, "", self.oob))
                 return
         if tag not in _VOID:
             self.depth += 1
@@ -365,27 +368,67 @@ class _TopLevel(HTMLParser):
         if self.depth == 0:
             end = self.frame.index(">", at) + 1
             whole = self.frame[self.start : end]
-            self.found.append((self.ident, whole, self.frame[self.inner : at]))
+            self.found.append(
+                (self.ident, whole, self.frame[self.inner : at], self.oob)
+            )
             # A browser drops a table's row found outside a table.
-            assert tag not in {"tr", "td", "th", "tbody", "thead", "tfoot"}, whole
+            if not self.inside_table:
+                assert tag not in {"tr", "td", "th", "tbody", "thead", "tfoot"}, whole
+
+
+def _holder(page: dict[str, str], ident: str) -> str:
+    holders = [key for key, html in page.items() if f'id="{ident}"' in html]
+    assert len(holders) == 1, f"row {ident} is in {holders}"
+    return holders[0]
+
+
+def _insert(page: dict[str, str], oob: str, inner: str, wrapper: str) -> None:
+    """What ``hx-swap-oob="beforebegin:#row"`` (or ``afterend:``) does: the
+    wrapper's children go in just before (after) that row, as rows of its part;
+    ``delete:#row`` takes the row out."""
+    how, _, target = oob.partition(":")
+    assert how in ("beforebegin", "afterend", "delete"), oob
+    assert target.startswith("#"), oob
+    key = _holder(page, target[1:])
+    html = page[key]
+    rows = list(getattr(html, "pieces", ()))
+    at = next(i for i, row in enumerate(rows) if _row_id(row) == target[1:])
+    if how == "delete":
+        assert not inner, inner
+        page[key] = pieces.pieced(html.replace(rows.pop(at), "", 1), tuple(rows))
+        return
+    came = [whole for _i, whole, _in, _o in _TopLevel(inner, inside_table=True).found]
+    assert came and all(_row_id(row) for row in came), inner
+    if wrapper == "table":
+        assert all(row.startswith("<tbody") for row in came), inner
+    if how == "beforebegin":
+        html = html.replace(rows[at], inner + rows[at], 1)
+        rows[at:at] = came
+    else:
+        html = html.replace(rows[at], rows[at] + inner, 1)
+        rows[at + 1 : at + 1] = came
+    page[key] = pieces.pieced(html, tuple(rows))
 
 
 def _apply(page: dict[str, str], frame: str) -> None:
     """The frame swapped into the page's parts as the browser does: a part by its
-    id, a row by its id inside the part that holds it."""
-    for ident, whole, inner in _TopLevel(frame).found:
+    id, a row by its id inside the part that holds it, new rows beside the row
+    they are inserted next to."""
+    for ident, whole, inner, oob in _TopLevel(frame).found:
+        if ":" in oob:
+            _insert(page, oob, inner, whole[1 : whole.index(" ")])
+            continue
         if ident in page:
             page[ident] = inner
             continue
         if ident.startswith("table-"):
             continue  # the state and the clock
-        holders = [key for key, html in page.items() if f'id="{ident}"' in html]
-        assert len(holders) == 1, f"row {ident} is in {holders}"
-        html = page[holders[0]]
+        key = _holder(page, ident)
+        html = page[key]
         rows = list(getattr(html, "pieces", ()))
         at = next(i for i, row in enumerate(rows) if _row_id(row) == ident)
         old, rows[at] = rows[at], whole
-        page[holders[0]] = pieces.pieced(html.replace(old, whole, 1), tuple(rows))
+        page[key] = pieces.pieced(html.replace(old, whole, 1), tuple(rows))
 
 
 def _row_id(row: str) -> str:
@@ -408,6 +451,7 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
     memos: dict[Any, dict[str, Any]] = {key: {} for key in viewers}
     rng = random.Random(seed)
     rows_sent = 0
+    rows_added = 0
     while True:
         # The last round is the push of the move that ended the game, which sends
         # the parts that changed like any other (consumers.HtmlSeatConsumer).
@@ -423,6 +467,8 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
                         ctx, sent[key], memo=memos[key], presence=over
                     )
                     rows_sent += frame.count('<li id="seat-row-')
+                    rows_added += frame.count('hx-swap-oob="beforebegin:#')
+                    rows_added += frame.count('hx-swap-oob="afterend:#')
                     assert ('id="table-presence"' in frame) == over
                     _apply(pages[key], frame)
             sent[key] = shown
@@ -436,6 +482,8 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
         services.game_act(game=game, user=viewers[seat], action=action, turn=game.turn)
         game.refresh_from_db()
     assert rows_sent > 0
+    if ruleset in ("partisans", "trust_no_one", "werewolves"):
+        assert rows_added > 0  # the vote grid's and the log's new lines
 
 
 @dataclass
@@ -520,5 +568,46 @@ def test_a_shared_region_between_samples_is_drawn_unwatched_and_not_kept() -> No
         # Only the one sampled drawing was watched and kept.
         on_shelf = {made.html for made in shelf.drawings()}
         assert len(on_shelf.intersection(drawings)) == 1
+    finally:
+        rendering._shelves.pop(key)
+
+
+def test_a_screen_back_to_what_it_showed_a_few_moves_ago_is_not_drawn_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A card loses its "your vote" line when the votes are revealed: it is the card
+    # it was before the seat voted, kept among the screen's last few drawings.
+    game = Obj(pk=-8, code="older")
+    template = Template(
+        "<p>{{ card.role }}{% if card.vote %} {{ card.vote }}{% endif %}</p>"
+    )
+    key = (game.pk, game.code, translation.get_language(), template, False)
+    memo: dict[Any, Any] = {}
+    draws: list[dict[str, Any]] = []
+    real = drawn.draw
+
+    def counted(template: Any, values: dict[str, Any], **kwargs: Any) -> drawn.Drawn:
+        draws.append(values)
+        return real(template, values, **kwargs)
+
+    monkeypatch.setattr(drawn, "draw", counted)
+    try:
+        cards = [
+            {"role": "spy", "vote": ""},
+            {"role": "spy", "vote": "✓"},
+            {"role": "spy", "vote": ""},
+            {"role": "spy", "vote": "✗"},
+            {"role": "spy", "vote": ""},
+            {"role": "spy", "vote": "✓"},
+        ]
+        shown = [
+            rendering._drawing(game, template, {"card": card}, memo=memo)
+            for card in cards
+        ]
+        plain, yes, no = "<p>spy</p>", "<p>spy ✓</p>", "<p>spy ✗</p>"
+        assert shown == [plain, yes, plain, no, plain, yes]
+        assert [values["card"] for values in draws] == [*cards[:2], cards[3]]
+        older = memo[((template, translation.get_language()), rendering._OLDER)]
+        assert 0 < len(older) <= rendering.OLDER_KEPT
     finally:
         rendering._shelves.pop(key)

@@ -69,7 +69,7 @@ async def test_every_push_to_every_seat_is_clean(players: int, seed: int) -> Non
     sent = [found for found in _TopLevel(last[0]).found if found[0] != "table-clock"]
     assert {"table-state", "table-presence"} <= {ident for ident, *_ in sent}
     assert any(ident.startswith("region-") for ident, *_ in sent)
-    for ident, whole, _inner in sent:
+    for ident, whole, _inner, _oob in sent:
         assert whole.replace(' hx-swap-oob="true"', "", 1) in snapshot, ident
     for socket in [*sockets.values(), again]:
         await socket.disconnect()
