@@ -117,6 +117,14 @@ class Game(models.Model):
             "(see docs/stats.md)."
         ),
     )
+    bot_moves = models.PositiveIntegerField(
+        _("moves made by the bot"),
+        default=0,
+        help_text=_(
+            "How many of this table's moves the clock's bot made, for a seat of "
+            "its own or for a person (docs/clocks.md)."
+        ),
+    )
     bot_marks = models.JSONField(
         _("moves the bot made for a person"),
         default=list,

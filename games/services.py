@@ -448,6 +448,9 @@ def _apply_move(
     game.phase = snapshots.public_view_of(new_state)["phase"]
     game.last_action_at = timezone.now()
     fields = ["version", "turn", "phase", "last_action_at", "deadline"]
+    if by_bot:
+        game.bot_moves += 1
+        fields.append("bot_moves")
     over = engine.outcome(new_state)
     if over is not None:
         fields += _finish(game, over)
@@ -761,7 +764,8 @@ def _cards_up(
 ) -> None:
     """Turn every card up into the seats, for history and stats: one UPDATE per
     distinct card (a handful: a game has few roles), not bulk_update's CASE per seat,
-    whose expressions alone cost a finishing move more than all of its other work."""
+    whose expressions alone cost a finishing move more than all of its other work;
+    each one's SQL made once per number of seats (``games.writes``)."""
     cards: dict[tuple[str, str, bool], list[int]] = defaultdict(list)
     for position, (role, side) in enumerate(roles):
         seat = seats[position]
@@ -770,7 +774,8 @@ def _cards_up(
         seat.won = side == outcome.winner
         cards[(role, side, seat.won)].append(seat.pk)
     for (role, side, won), pks in cards.items():
-        Seat.objects.filter(pk__in=pks).update(role=role, side=side, won=won)
+        values = {"role": role, "side": side, "won": won}
+        writes.update(Seat, {"pk": tuple(pks)}, values)
 
 
 def _bot_played(game: Game, seats: _Seats) -> bool:
@@ -778,6 +783,10 @@ def _bot_played(game: Game, seats: _Seats) -> bool:
     decisions in this game (a bot's own seat does not count: such a game is marked
     as a practice game anyway). Read inside the finishing transaction, so the last
     move is counted."""
+    # Only the clock's runner plays for the bot, and it counts each move it makes
+    # (``Game.bot_moves``): a game where it made none needs no look at its moves.
+    if not game.bot_moves:
+        return False
     # Bots hold seats only at a table the host filled with them (``with_bots``, as
     # the clock's runner takes it): at any other the bots' query is not made.
     bots = _bot_positions(seats) if game.with_bots else set()

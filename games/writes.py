@@ -115,8 +115,9 @@ def insert(obj: Model) -> None:
 
 def update(model: type[Model], where: dict[str, Any], values: dict[str, Any]) -> int:
     """``model.objects.filter(**where).update(**values)`` for a plain model, where
-    every condition is a field's exact value (or None: IS NULL). Returns the number of
-    rows written."""
+    every condition is a field's exact value (or None: IS NULL), or a tuple of values
+    (``__in``: one statement kept per number of values). Returns the number of rows
+    written."""
     using = router.db_for_write(model)
     connection = connections[using]
     meta = model._meta
@@ -133,22 +134,30 @@ def update(model: type[Model], where: dict[str, Any], values: dict[str, Any]) ->
     for field, value in zip(where_fields, where.values(), strict=True):
         if value is not None:
             target = field.target_field if field.is_relation else field
-            prepared.append(
-                target.get_db_prep_value(
-                    target.get_prep_value(value), connection, prepared=True
+            for one in value if type(value) is tuple else (value,):
+                prepared.append(
+                    target.get_db_prep_value(
+                        target.get_prep_value(one), connection, prepared=True
+                    )
                 )
-            )
     key = (
         "update",
         using,
         model,
         tuple((name, value is None) for name, value in values.items()),
-        tuple((name, value is None) for name, value in where.items()),
+        tuple(
+            (name, len(value) if type(value) is tuple else value is None)
+            for name, value in where.items()
+        ),
     )
     kept = _statements.get(key)
     if kept is None:
+        lookups = {
+            f"{name}__in" if type(value) is tuple else name: value
+            for name, value in where.items()
+        }
         query = (
-            model._base_manager.using(using).filter(**where).query.chain(UpdateQuery)
+            model._base_manager.using(using).filter(**lookups).query.chain(UpdateQuery)
         )
         query.add_update_values(values)
         sql, params = query.get_compiler(using=using).as_sql()
@@ -166,7 +175,11 @@ def update(model: type[Model], where: dict[str, Any], values: dict[str, Any]) ->
 def _orm_update(
     model: type[Model], using: str, where: dict[str, Any], values: dict[str, Any]
 ) -> int:
-    return int(model._base_manager.using(using).filter(**where).update(**values))
+    lookups = {
+        f"{name}__in" if type(value) is tuple else name: value
+        for name, value in where.items()
+    }
+    return int(model._base_manager.using(using).filter(**lookups).update(**values))
 
 
 def forget_all() -> None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import writes
 from games.families.resistance.models import Proposal, Vote
-from games.models import Game, GameAction
+from games.models import Game, GameAction, Seat
 from tests.games.conftest import start_table
 
 pytestmark = pytest.mark.django_db
@@ -114,6 +114,24 @@ def test_an_update_writes_only_where_every_condition_holds() -> None:
     game.refresh_from_db()
     assert (game.phase, game.deadline) == ("z", None)
     assert all(_kept("update", Game))
+
+
+def test_an_update_of_several_rows_by_their_keys_writes_only_those() -> None:
+    game = start_table("partisans", 5)
+    seats = list(Seat.objects.filter(game=game).order_by("position"))
+    chosen = (seats[1].pk, seats[3].pk)
+    values = {"role": "spy", "side": "evil", "won": True}
+    assert writes.update(Seat, {"pk": chosen}, values) == 2
+    # One statement kept per number of keys.
+    assert writes.update(Seat, {"pk": (seats[0].pk,)}, {**values, "role": "x"}) == 1
+    assert len(_kept("update", Seat)) == 2 and all(_kept("update", Seat))
+    got = {
+        seat.position: (seat.role, seat.side, seat.won)
+        for seat in Seat.objects.filter(game=game)
+    }
+    assert got[1] == got[3] == ("spy", "evil", True)
+    assert got[0] == ("x", "evil", True)
+    assert got[2] == got[4] == (seats[2].role, seats[2].side, seats[2].won)
 
 
 def test_a_kept_update_is_one_query(django_assert_num_queries: Any) -> None:
