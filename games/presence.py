@@ -158,12 +158,13 @@ def _lock_table(game_id: int) -> None:
 
 
 def _opened(game_id: int, user_id: int, channel: str) -> None:
+    """A new socket's row: its channel's name is new (the channel layer names each
+    socket afresh), so it is written without looking for one first."""
     now = timezone.now()
     with _transaction():
         _lock_table(game_id)
-        TableSocket.objects.update_or_create(
-            channel=channel,
-            defaults={"game_id": game_id, "user_id": user_id, "beat_at": now},
+        TableSocket.objects.create(
+            game_id=game_id, user_id=user_id, channel=channel, beat_at=now
         )
         _back(game_id, user_id)
 
@@ -171,7 +172,14 @@ def _opened(game_id: int, user_id: int, channel: str) -> None:
 def _beaten(game_id: int, user_id: int, channel: str) -> None:
     """A beat: the row is fresh again (made anew if a sweep took it during a long
     stall of this process), and the seat is not away."""
-    _opened(game_id, user_id, channel)
+    now = timezone.now()
+    with _transaction():
+        _lock_table(game_id)
+        if not TableSocket.objects.filter(channel=channel).update(beat_at=now):
+            TableSocket.objects.create(
+                game_id=game_id, user_id=user_id, channel=channel, beat_at=now
+            )
+        _back(game_id, user_id)
 
 
 def _back(game_id: int, user_id: int) -> None:

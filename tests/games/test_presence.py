@@ -125,6 +125,24 @@ async def test_a_beating_socket_keeps_its_seat_and_heals_a_wrong_away() -> None:
 
 
 @pytest.mark.django_db
+def test_a_beat_freshens_its_own_row_and_an_opening_writes_a_new_one() -> None:
+    game = start_table("partisans", 5)
+    user = seated_users(game)[0]
+    presence._opened(game.pk, user.pk, "one")
+    TableSocket.objects.update(beat_at=timezone.now() - dt.timedelta(minutes=5))
+    presence._beaten(game.pk, user.pk, "one")
+    row = TableSocket.objects.get()
+    assert row.channel == "one" and timezone.now() - row.beat_at < dt.timedelta(
+        seconds=30
+    )
+    presence._opened(game.pk, user.pk, "two")
+    assert sorted(TableSocket.objects.values_list("channel", flat=True)) == [
+        "one",
+        "two",
+    ]
+
+
+@pytest.mark.django_db
 def test_dead_sockets_are_swept_and_the_seat_is_away_from_their_last_beat() -> None:
     game = start_table("partisans", 5)
     users = seated_users(game)
