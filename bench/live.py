@@ -671,7 +671,7 @@ class Measure:
     # --act post: from a move's POST to the page its redirect leads to.
     posts: list[float] = field(default_factory=list)
     # --serial: (game, version the move was made on, latency) of each measured move.
-    moves: list[tuple[str, int, float]] = field(default_factory=list)
+    moves: list[tuple[str, int, float, str, bool]] = field(default_factory=list)
 
     def table_playing(self) -> None:
         """One more table has dealt its first game. Nobody moves before every table
@@ -925,13 +925,15 @@ class Seat:
             and bool(latest["view"]["legal"])
         )
 
-    async def serial_move(self) -> None:
+    async def serial_move(self) -> str:
+        """Makes one move; returns its kind (for ``--moves``)."""
         game, seen = self.game, self.latest
         assert game is not None and seen is not None
         body = {"action": random_move(seen["view"], self.rng), "turn": seen["turn"]}
+        kind = str(body["action"].get("type", ""))
         if self.args.act == "socket":
             await self.ws.send(json.dumps({"type": "act", **body}))
-            return
+            return kind
         answer = await self.post(f"tables/{game.code}/actions", body)
         if answer.status_code != 200:
             try:
@@ -941,6 +943,7 @@ class Seat:
             self.measure.refused[code] += 1
             game.refusals += 1
             game.changed.set()
+        return kind
 
 
 # --- Browser seats: a session cookie, the table page and its HTML socket ----------
@@ -1147,13 +1150,15 @@ class BrowserSeat(Seat):
             self.measure.refused[f"{type(exc).__name__}: {exc}"[:90]] += 1
             self.busy, self.decided_on = False, -1
 
-    async def serial_move(self) -> None:
-        await self.submit(self.rng.choice(move_forms(self.page)))
+    async def serial_move(self) -> str:
+        return await self.submit(self.rng.choice(move_forms(self.page)))
 
-    async def submit(self, form: tuple[dict[str, str], str]) -> None:
+    async def submit(self, form: tuple[dict[str, str], str]) -> str:
+        """Sends the form as a person would; returns the move's kind."""
         game = self.game
         assert game is not None
         fields = form_fields(form, self.rng)
+        kind = str(fields.get("action", ""))
         if self.args.act == "socket":
             headers = {
                 "HX-Request": "true",
@@ -1163,7 +1168,7 @@ class BrowserSeat(Seat):
                 "HX-Current-URL": f"{self.base}/games/t/{game.code}/",
             }
             await self.ws.send(json.dumps({**fields, "HEADERS": headers}))
-            return
+            return kind
         started = time.perf_counter()
         answer = await self.browser.post(
             form[0]["action"],
@@ -1187,6 +1192,7 @@ class BrowserSeat(Seat):
         elif not self.args.serial:
             self.busy = False
             self.maybe_move()
+        return kind
 
 
 # --- The floor's seats: ten sockets of one group, each move one frame -------------
@@ -1229,12 +1235,12 @@ class FloorSeat(Seat):
                 self.seen = version
             game.changed.set()
 
-    async def serial_move(self) -> None:
+    async def serial_move(self) -> str:
         # About the size of a page's move over its socket (or its form).
         frame = {"version": self.seen + 1, "action": "vote", "pad": "x" * 200}
         if self.args.act != "post":
             await self.ws.send(json.dumps(frame))
-            return
+            return "floor"
         game = self.game
         assert game is not None
         started = time.perf_counter()
@@ -1242,6 +1248,7 @@ class FloorSeat(Seat):
         page = await self.http.get(answer.headers["location"])
         if self.measure.in_window(started) and page.status_code == 200:
             self.measure.posts.append(time.perf_counter() - started)
+        return "floor"
 
 
 _SETTING_UP = asyncio.Semaphore(10)
@@ -1367,7 +1374,7 @@ async def serial_moves(
             continue
         refusals = game.refusals
         started = time.perf_counter()
-        await rng.choice(movers).serial_move()
+        kind = await rng.choice(movers).serial_move()
         answered = time.perf_counter()
         if not await until(
             game,
@@ -1384,7 +1391,13 @@ async def serial_moves(
         last = max(game.arrived[version + 1])
         measure.latencies.append(max(last, answered) - started)
         measure.moves.append(
-            (game.ruleset or "floor", version, max(last, answered) - started)
+            (
+                game.ruleset or "floor",
+                version,
+                max(last, answered) - started,
+                kind,
+                over(),
+            )
         )
 
 
@@ -1898,12 +1911,13 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def moves_write(path: Path, measure: Measure, floor: Measure | None) -> None:
-    """Each measured move, Podpolye's then the floor's: game,version,ms."""
+    """Each measured move, Podpolye's then the floor's: game,version,ms, the move's
+    kind (the form's ``action``) and whether it ended the game."""
     with path.open("w") as out:
-        out.write("game,version,ms\n")
+        out.write("game,version,ms,move,ended\n")
         for taken in (measure, floor):
-            for game, version, seconds in taken.moves if taken else ():
-                out.write(f"{game},{version},{seconds * 1000:.2f}\n")
+            for game, version, seconds, kind, ended in taken.moves if taken else ():
+                out.write(f"{game},{version},{seconds * 1000:.2f},{kind},{ended:d}\n")
 
 
 if __name__ == "__main__":
