@@ -117,12 +117,12 @@ class Game(models.Model):
             "(see docs/stats.md)."
         ),
     )
-    bot_moves = models.PositiveIntegerField(
+    bot_move_count = models.PositiveIntegerField(
         _("moves made by the bot"),
         default=0,
         help_text=_(
-            "How many of this table's moves the clock's bot made, for a seat of "
-            "its own or for a person (docs/clocks.md)."
+            "How many of this table's moves the clock's bot made, the unseen ones "
+            "too: read when the game ends, never shown (docs/clocks.md)."
         ),
     )
     bot_marks = models.JSONField(

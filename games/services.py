@@ -449,8 +449,8 @@ def _apply_move(
     game.last_action_at = timezone.now()
     fields = ["version", "turn", "phase", "last_action_at", "deadline"]
     if by_bot:
-        game.bot_moves += 1
-        fields.append("bot_moves")
+        game.bot_move_count += 1
+        fields.append("bot_move_count")
     over = engine.outcome(new_state)
     if over is not None:
         fields += _finish(game, over)
@@ -784,8 +784,8 @@ def _bot_played(game: Game, seats: _Seats) -> bool:
     as a practice game anyway). Read inside the finishing transaction, so the last
     move is counted."""
     # Only the clock's runner plays for the bot, and it counts each move it makes
-    # (``Game.bot_moves``): a game where it made none needs no look at its moves.
-    if not game.bot_moves:
+    # (``Game.bot_move_count``): a game where it made none needs no look at its moves.
+    if not game.bot_move_count:
         return False
     # Bots hold seats only at a table the host filled with them (``with_bots``, as
     # the clock's runner takes it): at any other the bots' query is not made.

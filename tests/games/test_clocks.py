@@ -212,8 +212,8 @@ def test_a_practice_game_plays_to_the_end_and_never_counts() -> None:
     assert game.status == Game.Status.FINISHED
     assert game.with_bots and game.deadline is None
     assert not game.bot_played  # the bots' own seats do not mark it
-    assert game.bot_moves == GameAction.objects.filter(game=game, by_bot=True).count()
-    assert game.bot_moves > 0
+    by_bot = GameAction.objects.filter(game=game, by_bot=True).count()
+    assert game.bot_move_count == by_bot > 0
     stats = player_stats(host, host)
     assert stats.overall.played == 0
     # The figure links to an empty list; the plain list still shows the game.
@@ -237,7 +237,7 @@ def test_a_game_mostly_played_by_the_clock_is_marked() -> None:
     assert not GameAction.objects.filter(game=game, by_bot=False).exists()
     # The row counts the bot's moves, each of them (a finishing move looks at the
     # game's moves only where there are some).
-    assert game.bot_moves == GameAction.objects.filter(game=game).count()
+    assert game.bot_move_count == GameAction.objects.filter(game=game).count()
     with translation.override("en"):
         notes = history_hooks.notes_for([game])[game.pk]
     assert any("time ran out" in note for note in notes)

@@ -430,7 +430,7 @@ def test_a_whole_game_leaves_a_consistent_record(
 
 def test_the_finishing_move_at_a_table_of_people_asks_nothing_about_bots() -> None:
     # Only a table the host filled with bots has bots in its seats, and only the
-    # clock's runner moves for the bot (it counts its moves, Game.bot_moves): the
+    # clock's runner moves for the bot (it counts its moves, Game.bot_move_count): the
     # move that ends a game where it made none looks up neither the bots nor the
     # game's moves (the bot share of a game where it did: test_clocks).
     game = start_table("partisans", 5)
@@ -444,7 +444,7 @@ def test_the_finishing_move_at_a_table_of_people_asks_nothing_about_bots() -> No
         with CaptureQueriesContext(connection) as queries:  # the last: the end
             services.game_act(game=game, user=user, action=action, turn=game.turn)
     assert game.status == Game.Status.FINISHED and not game.bot_played
-    assert game.bot_moves == 0
+    assert game.bot_move_count == 0
     statements = [q["sql"] for q in queries.captured_queries]
     assert any('"games_seat"' in sql and '"role"' in sql for sql in statements)
     assert not any('"games_gameaction"' in sql and "COUNT" in sql for sql in statements)

@@ -16,7 +16,7 @@ def count_bot_moves(apps, schema_editor):
         .order_by()
     )
     for row in counted:
-        Game.objects.filter(pk=row["game_id"]).update(bot_moves=row["moves"])
+        Game.objects.filter(pk=row["game_id"]).update(bot_move_count=row["moves"])
 
 
 class Migration(migrations.Migration):
@@ -28,8 +28,8 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddField(
             model_name='game',
-            name='bot_moves',
-            field=models.PositiveIntegerField(default=0, help_text="How many of this table's moves the clock's bot made, for a seat of its own or for a person (docs/clocks.md).", verbose_name='moves made by the bot'),
+            name="bot_move_count",
+            field=models.PositiveIntegerField(default=0, help_text="How many of this table's moves the clock's bot made, the unseen ones too: read when the game ends, never shown (docs/clocks.md).", verbose_name='moves made by the bot'),
         ),
         migrations.RunPython(count_bot_moves, migrations.RunPython.noop),
     ]
