@@ -145,19 +145,18 @@ def update(model: type[Model], where: dict[str, Any], values: dict[str, Any]) ->
         using,
         model,
         tuple((name, value is None) for name, value in values.items()),
+        # ("in", n) for n keys, kept apart from a condition's True (IS NULL).
         tuple(
-            (name, len(value) if type(value) is tuple else value is None)
+            (name, ("in", len(value)) if type(value) is tuple else value is None)
             for name, value in where.items()
         ),
     )
     kept = _statements.get(key)
     if kept is None:
-        lookups = {
-            f"{name}__in" if type(value) is tuple else name: value
-            for name, value in where.items()
-        }
         query = (
-            model._base_manager.using(using).filter(**lookups).query.chain(UpdateQuery)
+            model._base_manager.using(using)
+            .filter(**_lookups(where))
+            .query.chain(UpdateQuery)
         )
         query.add_update_values(values)
         sql, params = query.get_compiler(using=using).as_sql()
@@ -175,11 +174,17 @@ def update(model: type[Model], where: dict[str, Any], values: dict[str, Any]) ->
 def _orm_update(
     model: type[Model], using: str, where: dict[str, Any], values: dict[str, Any]
 ) -> int:
-    lookups = {
+    return int(
+        model._base_manager.using(using).filter(**_lookups(where)).update(**values)
+    )
+
+
+def _lookups(where: dict[str, Any]) -> dict[str, Any]:
+    """``update``'s conditions as ``filter`` takes them (a tuple: ``__in``)."""
+    return {
         f"{name}__in" if type(value) is tuple else name: value
         for name, value in where.items()
     }
-    return int(model._base_manager.using(using).filter(**lookups).update(**values))
 
 
 def forget_all() -> None:

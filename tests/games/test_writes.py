@@ -134,6 +134,22 @@ def test_an_update_of_several_rows_by_their_keys_writes_only_those() -> None:
     assert got[2] == got[4] == (seats[2].role, seats[2].side, seats[2].won)
 
 
+def test_one_key_in_a_tuple_is_not_taken_for_a_null_condition() -> None:
+    # (True == 1 in Python: the shape of "IS NULL" and of "IN (one key)" must differ.)
+    game = start_table()
+    when = timezone.now().replace(microsecond=0)
+    assert writes.update(Game, {"pk": game.pk, "deadline": None}, {"phase": "a"}) == 1
+    assert (
+        writes.update(Game, {"pk": game.pk, "deadline": (when,)}, {"phase": "b"}) == 0
+    )
+    Game.objects.filter(pk=game.pk).update(deadline=when)
+    assert (
+        writes.update(Game, {"pk": game.pk, "deadline": (when,)}, {"phase": "c"}) == 1
+    )
+    game.refresh_from_db()
+    assert game.phase == "c"
+
+
 def test_a_kept_update_is_one_query(django_assert_num_queries: Any) -> None:
     game = start_table()
     where = {"pk": game.pk, "status": game.status}
