@@ -137,7 +137,6 @@ class Pieced(SafeString):
     only pieces changed, it sends just those (:func:`swaps`)."""
 
     pieces: tuple[str, ...] = ()
-    _skeleton: str | None = None
     _swaps_from: tuple[str, list[str] | None] | None = None
 
 
@@ -161,71 +160,19 @@ def pieced(html: str, found: tuple[str, ...]) -> str:
     return made
 
 
-_NOT_FOUND = "\x00not found\x00"
-
-
-def skeleton(html: Pieced) -> str:
-    """``html`` with each of its pieces cut out (what stays the same when only
-    pieces change); kept on the string, which every seat's push shares."""
-    if html._skeleton is None:
-        around = []
-        at = 0
-        for piece in html.pieces:
-            start = html.find(piece, at)
-            if start < 0:
-                html._skeleton = _NOT_FOUND
-                break
-            around.append(html[at:start])
-            at = start + len(piece)
-        else:
-            around.append(html[at:])
-            html._skeleton = "\x00".join(around)
-    return html._skeleton
-
-
-_IN_TABLES = ("<tr", "<td", "<th", "<tbody", "<thead", "<tfoot", "<caption", "<col")
-"""Elements a browser parses only inside a table: a frame that holds one at its top
-level loses it (and what follows it), so such a row goes with its whole part."""
-
-
-def _has_id(piece: str) -> bool:
-    """Whether the piece is one element with an id, to be swapped in by it, that a
-    frame can carry on its own."""
-    end = piece.find(">")
-    if not piece.startswith("<") or end < 0 or ' id="' not in piece[:end]:
-        return False
-    tag = piece[: min(i for i in (piece.find(" "), end) if i > 0)]
-    return tag not in _IN_TABLES
-
-
 def swaps(old: str | None, new: str) -> list[str] | None:
-    """The pieces of ``new`` that are not ``old``'s, when nothing else of the part
-    changed and each is an element with an id (htmx's socket extension swaps each
-    element of a frame in for the one with its id), and the pieces that came in
-    among the old ones (:func:`_grown`); None when the whole part must go (its shape
-    changed, a row went, or most of it changed)."""
+    """What a socket that last sent ``old`` must send for the part to be ``new``,
+    piece by piece (:func:`_piecewise`); None when the whole part must go (a piece
+    went or moved, something outside the pieces changed, or most of it changed)."""
     if not isinstance(old, Pieced) or not isinstance(new, Pieced):
         return None
-    if len(old.pieces) > len(new.pieces):
+    if len(old.pieces) > len(new.pieces) or old.pieces == new.pieces:
         return None
-    if len(old.pieces) == len(new.pieces):
-        pairs = [(o, n) for o, n in zip(old.pieces, new.pieces, strict=True) if o != n]
-        if not pairs:
-            return None
-        changed = [n for _o, n in pairs]
-        # Each swapped by its id, where the same piece stood (not a row that moved).
-        if all(_has_id(n) and _element(o) == _element(n) for o, n in pairs):
-            if 2 * sum(len(piece) for piece in changed) > len(new):
-                return None
-            shape = skeleton(new)
-            if shape is _NOT_FOUND or skeleton(old) != shape:
-                return None
-            return changed
     # Every seat's push of a shared part asks this of the same two drawings.
     known = new._swaps_from
     if known is not None and known[0] is old:
         return known[1]
-    found = _grown(old, new)
+    found = _piecewise(old, new)
     new._swaps_from = (old, found)
     return found
 
@@ -233,6 +180,9 @@ def swaps(old: str | None, new: str) -> list[str] | None:
 _ELEMENT = re.compile(r'<([a-z][a-z0-9]*)\b[^>]*?\sid="([A-Za-z][\w-]*)"')
 _HELD_BY_A_TABLE = frozenset({"tbody", "thead", "tfoot", "caption", "colgroup"})
 _HELD_BY_A_ROW = frozenset({"tr", "td", "th", "col"})
+"""Elements a browser parses only inside a table (or a table's row): a frame that
+holds one at its top level loses it, so it travels inside a ``<table>``, or not on
+its own at all."""
 
 
 def _element(piece: str) -> tuple[str, str] | None:
@@ -255,11 +205,12 @@ def _spans(html: Pieced) -> list[tuple[int, int]] | None:
     return found
 
 
-def _grown(old: Pieced, new: Pieced) -> list[str] | None:
-    """A part whose pieces only changed or came in among the old ones (a new row of
-    the vote grid, a new line of the log, a row's result filled in): each changed
-    piece by its id, and each run of new pieces inserted beside an old piece it
-    stands next to (htmx's ``hx-swap-oob="beforebegin:#next"`` or
+def _piecewise(old: Pieced, new: Pieced) -> list[str] | None:
+    """A part whose pieces only changed or came in among the old ones (a seat's row,
+    a new row of the vote grid, a new line of the log, a row's result filled in):
+    each changed piece by its id (htmx's socket extension swaps each element of a
+    frame in for the one with its id), and each run of new pieces inserted beside an
+    old piece it stands next to (htmx's ``hx-swap-oob="beforebegin:#next"`` or
     ``"afterend:#previous"``, which move in the children of the element that
     carries it: a ``<div>``, or a ``<table>`` for a table's row groups). A changed
     piece that a frame cannot carry on its own (a ``<tbody>``) goes out
