@@ -50,6 +50,12 @@ on the database's own statistics.
 ``--profile FILE`` records the first worker with py-spy during the measurement and
 prints where its time goes (``FILE`` keeps the raw stacks).
 
+``--statements [N]`` times every statement the server sends: its thread's own CPU
+time (``time.thread_time``) and its wall time. The difference is waiting: for the
+GIL (a database thread gives it up while SQLite or PostgreSQL works, and must win it
+back from the event loop), for SQLite's write lock, for the database server. It
+prints both per move and the N costliest statements by wall time.
+
 Browser seats (``--seats browser``): each user also gets a signed-in session, made
 in the database with the site's session engine as the log-in form would. A seat
 opens the table page (which sets its CSRF cookie), then the page's HTML socket
@@ -128,6 +134,9 @@ _VERSION = re.compile(rb'"version": (\d+)')
 _HTML_VERSION = re.compile(rb'data-version="(\d+)"')
 _PAGE = re.compile(r"/t/[^/]+/$")
 _BUCKET = 10
+STATEMENT_CHARS = 120
+"""A statement is filed by its text's start (its parameters are never in it)."""
+_TIME_STATEMENTS = os.environ.get("PODPOLYE_BENCH_STATEMENTS") == "1"
 
 
 class _ServerStats:
@@ -142,6 +151,15 @@ class _ServerStats:
         # The collector's pauses, per generation: [count, seconds, longest].
         self.gc: dict[int, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
         self._gc_started = 0.0
+        # With --statements, per statement text: [count, thread CPU s, wall s].
+        self.statements: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+
+    def timed(self, sql: str, cpu: float, wall: float) -> None:
+        with self.lock:
+            entry = self.statements[sql[:STATEMENT_CHARS]]
+            entry[0] += 1
+            entry[1] += cpu
+            entry[2] += wall
 
     def collecting(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -170,6 +188,7 @@ class _ServerStats:
                 "buckets": dict(self.buckets),
                 "unattributed": self.unattributed,
                 "gc": {str(k): v for k, v in self.gc.items()},
+                "statements": dict(self.statements),
             }
         temporary = path.with_suffix(".tmp")
         temporary.write_text(json.dumps(data))
@@ -189,7 +208,16 @@ def _count_query(
             _stats.unattributed += 1
     else:
         counter[0] += 1
-    return execute(sql, params, many, context)
+    if not _TIME_STATEMENTS:
+        return execute(sql, params, many, context)
+    # The thread's own CPU time, and the time it waited besides: for the GIL (the
+    # database threads give it up while the database works), for SQLite's write
+    # lock, for PostgreSQL's answer.
+    cpu, wall = time.thread_time(), time.perf_counter()
+    try:
+        return execute(sql, params, many, context)
+    finally:
+        _stats.timed(sql, time.thread_time() - cpu, time.perf_counter() - wall)
 
 
 def _on_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
@@ -487,6 +515,7 @@ def server_environment(
             else str(args.conn_max_age),
             "PODPOLYE_BENCH_STATS": str(stats),
             "PODPOLYE_BENCH_LAYER": args.layer,
+            "PODPOLYE_BENCH_STATEMENTS": "1" if args.statements else "0",
             "DATABASE_POOL": "true" if args.db_pool else "false",
             "DATABASE_POOL_MAX": "40",
             "LOG_LEVEL": "WARNING",
@@ -570,6 +599,7 @@ def server_totals(folder: Path) -> dict[str, Any]:
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     buckets: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     collector: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+    statements: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     for path in folder.glob("stats-*.json"):
         with contextlib.suppress(ValueError, OSError):
             data = json.loads(path.read_text())
@@ -584,7 +614,15 @@ def server_totals(folder: Path) -> dict[str, Any]:
                 entry[0] += count
                 entry[1] += seconds
                 entry[2] = max(entry[2], longest)
-    return {"kinds": kinds, "buckets": buckets, "gc": collector}
+            for sql, numbers in data.get("statements", {}).items():
+                for index, number in enumerate(numbers):
+                    statements[sql][index] += number
+    return {
+        "kinds": kinds,
+        "buckets": buckets,
+        "gc": collector,
+        "statements": statements,
+    }
 
 
 # --- Users and tokens, straight into the database ---------------------------------
@@ -1629,6 +1667,43 @@ def measure_queries(
         )
         for generation, new in after["gc"].items()
     }
+    measure.statements = {  # type: ignore[attr-defined]
+        sql: tuple(
+            value - old
+            for value, old in zip(
+                new, before["statements"].get(sql, [0, 0.0, 0.0]), strict=True
+            )
+        )
+        for sql, new in after["statements"].items()
+    }
+
+
+def statements_report(
+    statements: dict[str, tuple[float, float, float]], moves: int, top: int
+) -> None:
+    """What the database statements cost the server in the window: their threads'
+    own CPU time, and the wall time they took (CPU, plus waiting for the GIL, for a
+    lock or for the database server), in all and per move, then the ``top`` most
+    expensive statements by wall time."""
+    count = sum(entry[0] for entry in statements.values())
+    cpu = sum(entry[1] for entry in statements.values())
+    wall = sum(entry[2] for entry in statements.values())
+    if not count:
+        return
+    per_move = max(moves, 1)
+    print(
+        f"statements: {count:.0f} ({count / per_move:.1f} a move), "
+        f"cpu_ms_per_move {1000 * cpu / per_move:.2f}, "
+        f"wall_ms_per_move {1000 * wall / per_move:.2f}"
+    )
+    ranked = sorted(statements.items(), key=lambda item: -item[1][2])
+    for sql, (times, spent, waited) in ranked[:top]:
+        if not times:
+            continue
+        print(
+            f"  {times:6.0f}x cpu_us {1e6 * spent / times:6.0f} "
+            f"wall_us {1e6 * waited / times:7.0f}  {' '.join(sql.split())[:90]}"
+        )
 
 
 def report(
@@ -1723,6 +1798,9 @@ def report(
                 for generation, (count, seconds, longest) in sorted(collector.items())
             )
         )
+    statements = getattr(measure, "statements", {})
+    if statements and args.statements:
+        statements_report(statements, measure.actions, args.statements)
     print(f"tables: {measure.tables}")
     print(f"actions_per_s: {measure.actions / args.seconds:.1f}")
     if args.serial:
@@ -1835,6 +1913,16 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="FILE",
         help="--serial: write each measured move (game, version, ms) to FILE as CSV, "
         "to see where the tail comes from",
+    )
+    parser.add_argument(
+        "--statements",
+        type=int,
+        nargs="?",
+        const=12,
+        default=0,
+        metavar="N",
+        help="time every database statement in the server (its thread's CPU and "
+        "its wall time) and print the N (12) costliest by wall time",
     )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
