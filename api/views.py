@@ -209,6 +209,15 @@ def _table(code: str, request: HttpRequest) -> dict[str, Any]:
     return payloads.table_json(game, players_of(game))
 
 
+def _table_after(written: Game, found: Game) -> dict[str, Any]:
+    """The table a service just changed, from the row it wrote (read under its
+    lock, so current) rather than a third read of the table and of who may reach
+    it: the caller has just joined, opened or started it. ``found`` is the row the
+    request found: the host, who never changes, comes from it, already read."""
+    written.host = found.host
+    return payloads.table_json(written, players_of(written))
+
+
 def _envelope(game: Game, request: HttpRequest) -> Any:
     """The caller's seat at ``game``'s version (a move's answer names the version
     that move made), read through the snapshot other sockets share. Validated here,
@@ -420,7 +429,8 @@ def table_create(
         turn_seconds=body.turn_seconds,
     )
     response["Location"] = reverse("api:table", kwargs={"code": game.code})
-    return Status(201, _table(game.code, request))
+    # Its creator is its host, and has just been given the row.
+    return Status(201, payloads.table_json(game, players_of(game)))
 
 
 @endpoint(
@@ -469,8 +479,9 @@ NoBody = Annotated[EmptyRequest, Body(None)]
     errors=(*BODY, *TABLE, "not_open", "already_seated", "table_full"),
 )
 def join(request: HttpRequest, code: str, body: NoBody) -> dict[str, Any]:
-    game_services.seat_join(game=_game(code, request), user=_user(request))
-    return _table(code, request)
+    found = _game(code, request)
+    seat = game_services.seat_join(game=found, user=_user(request))
+    return _table_after(seat.game, found)
 
 
 @endpoint(
@@ -501,8 +512,9 @@ def leave(request: HttpRequest, code: str, body: NoBody) -> dict[str, Any]:
     errors=(*BODY, *TABLE, "not_host", "not_open", "table_not_full"),
 )
 def start(request: HttpRequest, code: str, body: NoBody) -> dict[str, Any]:
-    game_services.game_start(game=_game(code, request), user=_user(request))
-    return _table(code, request)
+    found = _game(code, request)
+    started = game_services.game_start(game=found, user=_user(request))
+    return _table_after(started, found)
 
 
 # --- Play ----------------------------------------------------------------------------

@@ -148,6 +148,28 @@ def test_join_and_leave() -> None:
     assert twice.code == "not_seated"
 
 
+def test_open_join_and_start_answer_the_table_a_fresh_read_shows() -> None:
+    """Each answers from the row its service just wrote (no third read of the
+    table): what it says is what a GET of the table says right after."""
+    host = program()
+    opened = host.post("tables", {"ruleset": "partisans", "seats": 5})
+    assert opened.status == 201
+    code = opened.body["code"]
+    assert opened.body == host.get(f"tables/{code}").body
+    guests = [program() for _ in range(4)]
+    for guest in guests:
+        joined = guest.post(f"tables/{code}/join")
+        assert joined.status == 200
+        assert joined.body == guest.get(f"tables/{code}").body
+    assert [p["username"] for p in joined.body["players"]][-1] == (
+        guests[-1].user.username
+    )
+    started = host.post(f"tables/{code}/start")
+    assert started.status == 200
+    assert started.body["status"] == "playing"
+    assert started.body == host.get(f"tables/{code}").body
+
+
 def test_host_cannot_leave() -> None:
     code, players = open_table(start=False)
     answer = players[0].post(f"tables/{code}/leave")
