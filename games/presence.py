@@ -40,6 +40,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString, mark_safe
@@ -153,7 +154,11 @@ def _transaction() -> Any:
 def _lock_table(game_id: int) -> None:
     """Take the table's row first, as every move and the start do: a presence write
     that locked a seat or a socket row before the table's deadlocked with a start
-    (which locks the table, then its seats) on PostgreSQL."""
+    (which locks the table, then its seats) on PostgreSQL. A database without row
+    locks (SQLite, whose writing transaction already holds the whole file) is sent
+    nothing: the statement would lock nothing there."""
+    if not connection.features.has_select_for_update:
+        return
     list(Game.objects.select_for_update().filter(pk=game_id).values_list("pk"))
 
 

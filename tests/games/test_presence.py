@@ -143,6 +143,29 @@ def test_a_beat_freshens_its_own_row_and_an_opening_writes_a_new_one() -> None:
 
 
 @pytest.mark.django_db
+def test_presence_locks_the_table_row_only_where_rows_can_be_locked() -> None:
+    """On PostgreSQL an opening, a beat and a closing take the table's row first
+    (the order every move takes); SQLite's writing transaction holds the whole
+    file already, so no statement is sent for a lock that would lock nothing."""
+    from django.test.utils import CaptureQueriesContext
+
+    game = start_table("partisans", 5)
+    user = seated_users(game)[0]
+    with CaptureQueriesContext(connection) as written:
+        presence._opened(game.pk, user.pk, "one")
+        presence._beaten(game.pk, user.pk, "one")
+        presence._closed(game.pk, user.pk, "one")
+    table_reads = [q["sql"] for q in written if '"games_game"' in q["sql"]]
+    if connection.features.has_select_for_update:
+        assert len(table_reads) == 3
+        assert all("FOR UPDATE" in sql for sql in table_reads)
+    else:
+        assert table_reads == []
+    assert not TableSocket.objects.exists()
+    assert away_since(game, 0) is not None
+
+
+@pytest.mark.django_db
 def test_dead_sockets_are_swept_and_the_seat_is_away_from_their_last_beat() -> None:
     game = start_table("partisans", 5)
     users = seated_users(game)
