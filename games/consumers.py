@@ -9,11 +9,11 @@ every change; it takes moves and chat lines into ``games.services`` and answers
 refusals. A subclass only says how a seat, a chat line and an error are written,
 how a message is read, and in which language.
 
-A table's group carries only "table N changed to version V" and "chat message M was
-posted in channel C"; each consumer builds its own viewer's frame from
-``games.selectors.seat_view`` (the engine's view for that viewer's seat), so nothing
-one seat may not know ever reaches it, and a chat line goes only to viewers whose
-own view lets them read its channel.
+A table's group carries only "table N changed to version V" (with a name for the
+change that says nothing about it) and "chat message M was posted in channel C";
+each consumer builds its own viewer's frame from ``games.selectors.seat_view`` (the
+engine's view for that viewer's seat), so nothing one seat may not know ever reaches
+it, and a chat line goes only to viewers whose own view lets them read its channel.
 """
 
 from __future__ import annotations
@@ -188,14 +188,17 @@ class SeatConsumer(AuthenticatedConsumer):
 
     # The seat's view -------------------------------------------------------------
 
-    async def send_seat(self, push: tuple[int, str] | None = None) -> None:
+    async def send_seat(
+        self, push: tuple[int, str] | None = None, change: str | None = None
+    ) -> None:
         """This viewer's seat: on connect (a reconnect is a snapshot) and after every
         change. A push is answered from the table's snapshot (left by the service
-        that took the move, or read once for every socket of this process), right
-        here on the event loop, unless this viewer's page needs a query."""
+        that took the move, or read once for every socket of this process, for the
+        push's version or, before the start, its ``change``), right here on the
+        event loop, unless this viewer's page needs a query."""
         frame = None
         if push is not None:
-            snapshot = await snapshots.fetch(self.game_id, self.code, push)
+            snapshot = await snapshots.fetch(self.game_id, self.code, push, change)
             if snapshot is None:
                 await self.close(code=CLOSE_NO_SUCH_TABLE)
                 return
@@ -240,7 +243,8 @@ class SeatConsumer(AuthenticatedConsumer):
     async def table_changed(self, event: dict[str, Any]) -> None:
         push = (event.get("version", 0), event.get("status", ""))
         if not self._already_sent(push):
-            await self.send_seat(push)
+            change = event.get("change")
+            await self.send_seat(push, change if isinstance(change, str) else None)
 
     async def access_changed(self, event: dict[str, Any]) -> None:
         """Someone's access to this table changed (a club removed a member): a

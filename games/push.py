@@ -1,6 +1,7 @@
 """Telling connected screens that a table changed, after the change is committed.
 
-A group message names the table and its new version and nothing else: no view, no
+A group message names the table, its new version and a token for the change (so the
+sockets of one process can share one read of it) and nothing else: no view, no
 role, no vote. Each connected seat's consumer then renders its own view (Zulip's
 send_event_on_commit; boardgame.io's playerView). A secret never travels through a
 group that two seats share.
@@ -11,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
+import itertools
 import logging
 import os
+import secrets
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -27,6 +30,19 @@ LOBBY_GROUP = "lobby"
 
 def table_group(game_id: int) -> str:
     return f"table-{game_id}"
+
+
+_SENDER = secrets.token_hex(6)
+"""This process among every process that pushes (it never repeats: made at start)."""
+_changes = itertools.count(1)
+
+
+def change_token() -> str:
+    """A name for one committed change, unique across processes and restarts: the
+    sockets that get its push may share one read of the table for it (before the
+    start, when the version stays 0 while seats are taken: games.snapshots.fetch).
+    It says nothing about the change."""
+    return f"{_SENDER}-{next(_changes)}"
 
 
 def _main_loop() -> asyncio.AbstractEventLoop | None:
@@ -73,7 +89,12 @@ def table_changed_on_commit(game: Game, *, lobby: bool = True) -> None:
     def send() -> None:
         _send(
             table_group(game_id),
-            {"type": "table.changed", "version": version, "status": status},
+            {
+                "type": "table.changed",
+                "version": version,
+                "status": status,
+                "change": change_token(),
+            },
         )
         if lobby:
             _send(LOBBY_GROUP, {"type": "lobby.changed"})

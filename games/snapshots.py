@@ -171,23 +171,41 @@ def for_push(game_id: int, code: str, push: tuple[int, str] | None) -> Snapshot 
     return of(game)
 
 
-_reading: dict[tuple[int, str, int, str], asyncio.Future[Snapshot | None]] = {}
+_reading: dict[tuple[Any, ...], asyncio.Future[Snapshot | None]] = {}
+
+OPEN_READS_KEPT = 256
+_open_reads: LRU[tuple[int, str, str], Snapshot | None] = LRU(OPEN_READS_KEPT)
+"""Reads of tables not started yet, by the change whose push asked for them: for the
+sockets of this process that handle that push after the read has ended."""
 
 
-async def fetch(game_id: int, code: str, push: tuple[int, str]) -> Snapshot | None:
+async def fetch(
+    game_id: int, code: str, push: tuple[int, str], change: str | None = None
+) -> Snapshot | None:
     """A snapshot for a push, from the event loop: the one this process holds, or
     one read from the database by the first socket that needs it while the others
     wait for the same read (one query and one thread hop per process and version,
-    not one per socket). Before the start, when the version stays 0 while seats
-    are taken, every push reads the table itself."""
+    not one per socket).
+
+    Before the start the version stays 0 while seats are taken, so a version does
+    not name what a push is about. A push then names its change (``change``,
+    ``games.push.change_token``), and the sockets of this process that get it share
+    one read made after it came. That read began after the change was committed (the
+    push is sent only then), so it shows the change, or a newer state whose own push
+    follows. A push without a name reads the table itself."""
     found = covering(game_id, code, push)
     if found is not None:
         return found
     if push[1] == Game.Status.OPEN:
-        # Seats come and go at version 0: a read already under way may have
-        # started before this push's seat was taken, so each push reads afresh.
-        return await database_sync_to_async(for_push)(game_id, code, push)
-    key = (game_id, code, *push)
+        if change is None:
+            return await database_sync_to_async(for_push)(game_id, code, push)
+        read_for = (game_id, code, change)
+        made = _open_reads.get(read_for)
+        if made is not None:
+            return made
+        key: tuple[Any, ...] = ("open", *read_for)
+    else:
+        key = (game_id, code, *push)
     waiting = _reading.get(key)
     if waiting is not None:
         return await asyncio.shield(waiting)
@@ -201,6 +219,8 @@ async def fetch(game_id: int, code: str, push: tuple[int, str]) -> Snapshot | No
         raise
     else:
         future.set_result(snapshot)
+        if key[0] == "open" and snapshot is not None:
+            _open_reads.put(key[1:], snapshot)
         return snapshot
     finally:
         _reading.pop(key, None)
@@ -209,3 +229,4 @@ async def fetch(game_id: int, code: str, push: tuple[int, str]) -> Snapshot | No
 def forget_all() -> None:
     """Tests call this between runs that reuse ids."""
     _snapshots.clear()
+    _open_reads.clear()
