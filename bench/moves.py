@@ -31,13 +31,12 @@ import statistics
 import sys
 import tempfile
 import time
-import types
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.render import GAMES, _setup
+from bench.render import GAMES, _setup, mover, started_table
 
 
 @dataclass
@@ -91,31 +90,19 @@ def _frame(socket: Any, game: Any) -> None:
 def play(
     ruleset: str, options: dict[str, Any], people: int, seed: int
 ) -> dict[str, Kind]:
-    from accounts.models import User
     from games import engine, services, snapshots
     from games.families.registry import family_of
     from games.models import Game
 
     rng = random.Random(seed)
-    # The same deal on every run (the services draw a table's seed from secrets).
-    services.secrets = types.SimpleNamespace(randbits=rng.getrandbits)  # type: ignore[attr-defined]
-    users = [
-        User.objects.create_user(
-            username=f"m{seed}-{ruleset}-{i}",
-            password=None,
-            display_name=f"Игрок {ruleset[:4]} {seed} {i}",
-        )
-        for i in range(people)
-    ]
-    game = services.game_create(
-        host=users[0],
-        ruleset=ruleset,
-        seat_count=people - (ruleset == "mafia_partisan"),
-        options=options,
+    users, game = started_table(
+        ruleset,
+        options,
+        people,
+        rng,
+        username=f"m{seed}-{ruleset}",
+        name=f"{ruleset[:4]} {seed}",
     )
-    for user in users[1:]:
-        services.seat_join(game=game, user=user)
-    game = services.game_start(game=game, user=users[0])
     shared = {
         f"region-{region.id}"
         for region in family_of(game.ruleset).regions
@@ -134,11 +121,7 @@ def play(
             snapshot = snapshots.for_push(game.pk, game.code, None)
         assert snapshot is not None and snapshot.state is not None
         position, action = engine.random_action(snapshot.state, rng)
-        mover = next(
-            (p.user_id for p in snapshot.players if p.position == position),
-            game.moderator_id,
-        )
-        user = next(u for u in users if u.pk == mover)
+        user = mover(snapshot, position, users)
         started = time.perf_counter()
         game = services.game_act(
             game=snapshot.game,
@@ -155,7 +138,7 @@ def play(
             started = time.perf_counter()
             _frame(socket, game)
             frames.append(time.perf_counter() - started)
-            if socket.scope["user"].pk != mover:
+            if socket.scope["user"] is not user:
                 after = socket.parts_sent or {}
                 own = _own_keys(after, shared)
                 if all(before.get(key) == after.get(key) for key in own):

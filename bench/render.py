@@ -52,36 +52,68 @@ def _setup(path: Path) -> None:
     call_command("migrate", verbosity=0)
 
 
-def _play(
-    ruleset: str, options: dict[str, Any], people: int, seed: int, remember: bool
-) -> list[str]:
-    from django.utils import translation
-
+def started_table(
+    ruleset: str,
+    options: dict[str, Any],
+    people: int,
+    rng: random.Random,
+    *,
+    username: str,
+    name: str,
+) -> tuple[list[Any], Any]:
+    """``people`` new users (``username-i``, shown as "Игрок ``name`` i") at a table
+    of ``ruleset`` the first of them opened (the moderated game's moderator), every
+    other one seated, started and dealt from ``rng`` (the services draw a table's
+    seed from ``secrets``: the same deal on every run). Returns the users and the
+    started table's row."""
     from accounts.models import User
-    from games import engine, rendering, services, snapshots
-    from games.selectors import snapshot_seat_view, table_context
+    from games import services
 
-    rng = random.Random(seed)
-    # The same deal on every run (the services draw a table's seed from secrets).
     services.secrets = types.SimpleNamespace(randbits=rng.getrandbits)  # type: ignore[attr-defined]
     users = [
         User.objects.create_user(
-            username=f"r{seed}-{ruleset}-{remember}-{i}",
-            password=None,
-            display_name=f"Игрок {ruleset[:4]} {seed} {remember:d} {i}",
+            username=f"{username}-{i}", password=None, display_name=f"Игрок {name} {i}"
         )
         for i in range(people)
     ]
-    host = users[0]
     game = services.game_create(
-        host=host,
+        host=users[0],
         ruleset=ruleset,
         seat_count=people - (ruleset == "mafia_partisan"),
         options=options,
     )
     for user in users[1:]:
         services.seat_join(game=game, user=user)
-    game = services.game_start(game=game, user=host)
+    return users, services.game_start(game=game, user=users[0])
+
+
+def mover(snapshot: Any, position: int, users: list[Any]) -> Any:
+    """The user who moves for the engine's ``position``: its seat's player, or the
+    moderator."""
+    found = next(
+        (p.user_id for p in snapshot.players if p.position == position),
+        snapshot.game.moderator_id,
+    )
+    return next(user for user in users if user.pk == found)
+
+
+def _play(
+    ruleset: str, options: dict[str, Any], people: int, seed: int, remember: bool
+) -> list[str]:
+    from django.utils import translation
+
+    from games import engine, rendering, services, snapshots
+    from games.selectors import snapshot_seat_view, table_context
+
+    rng = random.Random(seed)
+    users, game = started_table(
+        ruleset,
+        options,
+        people,
+        rng,
+        username=f"r{seed}-{ruleset}-{remember}",
+        name=f"{ruleset[:4]} {seed} {remember:d}",
+    )
     sent: dict[int, dict[str, str]] = {}
     memos: dict[int, dict[str, Any]] = {}
     tokens = {u.pk: f"{rng.getrandbits(256):064x}" for u in users}
@@ -91,11 +123,7 @@ def _play(
         snapshot = snapshots.for_push(game.pk, game.code, None)
         assert snapshot is not None and snapshot.state is not None
         position, action = engine.random_action(snapshot.state, rng)
-        mover = next(
-            (p.user_id for p in snapshot.players if p.position == position),
-            game.moderator_id,
-        )
-        user = next(u for u in users if u.pk == mover)
+        user = mover(snapshot, position, users)
         started = time.perf_counter()
         game = services.game_act(
             game=game, user=user, action=action, turn=game.turn, known=snapshot.game

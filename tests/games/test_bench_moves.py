@@ -5,11 +5,10 @@ them once per game."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.benchruns import bench_env, run_bench
+
 LINE = re.compile(
     r"^(?P<family>\S+)\s+(?P<kind>\S+)\s+moves=\s*(?P<moves>\d+)\s+"
     r"act_ms=\s*(?P<act>[\d.]+)\s+first_ms=\s*(?P<first>[\d.]+)\s+"
@@ -19,19 +18,13 @@ LINE = re.compile(
 
 
 def test_the_benchmark_prints_each_kind_of_move_with_its_costs(tmp_path: Path) -> None:
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.moves", "--games", "1", "--game", "partisans"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    stdout = run_bench(
+        "bench.moves",
+        ["--games", "1", "--game", "partisans"],
+        bench_env(tmp_path, services=False),
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    rows = [LINE.match(line) for line in done.stdout.strip().splitlines()]
-    assert rows and all(rows), done.stdout
+    rows = [LINE.match(line) for line in stdout.strip().splitlines()]
+    assert rows and all(rows), stdout
     kinds = {row["kind"]: row for row in rows if row is not None}
     assert {row["family"] for row in kinds.values()} == {"partisans"}
     assert {"propose", "vote", "play", "end"} <= set(kinds)

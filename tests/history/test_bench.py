@@ -5,10 +5,7 @@ benchmark itself runs and ends with its four figures."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,11 +14,10 @@ from bench import history as bench
 from games.families.resistance.models import Check, Mission, Proposal, Shot
 from games.models import Seat
 from games.state import action_log, game_setup
+from tests.benchruns import bench_env, run_bench
 from tests.history.builders import Table, deal, random_game
 
 pytestmark = pytest.mark.django_db
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _from_db(table: Table) -> bench.Projection:
@@ -124,27 +120,15 @@ def test_bench_rows_of_abandoned_games_equal_the_services_rows(moves: int) -> No
 
 def test_the_benchmark_prints_its_four_figures_last(tmp_path: Path) -> None:
     """A tiny run of the real script in its own process and its own database."""
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
-    for name in ("DATABASE_URL", "REDIS_URL"):
-        if os.environ.get(name):
-            env[name] = os.environ[name]
+    env = bench_env(tmp_path)
     database = (
         "bench_history_test"
         if env.get("DATABASE_URL")
         else str(tmp_path / "bench.sqlite3")
     )
     tiny = ["--games", "40", "--players", "12", "--runs", "2"]
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.history", "--db", database, *tiny],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    last = done.stdout.strip().splitlines()[-4:]
+    stdout = run_bench("bench.history", ["--db", database, *tiny], env)
+    last = stdout.strip().splitlines()[-4:]
     assert [line.split(":")[0] for line in last] == [
         "history_ms",
         "profile_ms",
