@@ -174,7 +174,7 @@ def for_push(game_id: int, code: str, push: tuple[int, str] | None) -> Snapshot 
 _reading: dict[tuple[Any, ...], asyncio.Future[Snapshot | None]] = {}
 
 OPEN_READS_KEPT = 256
-_open_reads: LRU[tuple[int, str, str], Snapshot | None] = LRU(OPEN_READS_KEPT)
+_open_reads: LRU[tuple[int, str, str], Snapshot] = LRU(OPEN_READS_KEPT)
 """Reads of tables not started yet, by the change whose push asked for them: for the
 sockets of this process that handle that push after the read has ended."""
 
@@ -196,16 +196,15 @@ async def fetch(
     found = covering(game_id, code, push)
     if found is not None:
         return found
+    read_for = None
+    key: tuple[Any, ...] = (game_id, code, *push)
     if push[1] == Game.Status.OPEN:
         if change is None:
             return await database_sync_to_async(for_push)(game_id, code, push)
-        read_for = (game_id, code, change)
+        key = read_for = (game_id, code, change)
         made = _open_reads.get(read_for)
         if made is not None:
             return made
-        key: tuple[Any, ...] = ("open", *read_for)
-    else:
-        key = (game_id, code, *push)
     waiting = _reading.get(key)
     if waiting is not None:
         return await asyncio.shield(waiting)
@@ -219,8 +218,8 @@ async def fetch(
         raise
     else:
         future.set_result(snapshot)
-        if key[0] == "open" and snapshot is not None:
-            _open_reads.put(key[1:], snapshot)
+        if read_for is not None and snapshot is not None:
+            _open_reads.put(read_for, snapshot)
         return snapshot
     finally:
         _reading.pop(key, None)
