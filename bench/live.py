@@ -790,6 +790,9 @@ def random_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 _OPENING = asyncio.Semaphore(25)
+"""Sockets and pages opening at once. A semaphore keeps the event loop it first
+waited on: :func:`run` makes a new one for each run (the floor's comes after the
+site's, in another loop)."""
 
 
 @dataclass
@@ -1440,15 +1443,16 @@ async def serial_moves(
 
 
 async def table_serial(
-    seats: list[Seat], stop: asyncio.Event, measure: Measure, floor: bool
+    seats: list[Seat], stop: asyncio.Event, measure: Measure, floor: bool, table: int
 ) -> None:
-    """Game after game at one table, one move at a time, until told to stop."""
+    """Game after game at one table, one move at a time, until told to stop (the
+    floor's tables, one group each: ``table`` tells them apart)."""
     rng = random.Random(7)
     index = 0
     first = True
     while not stop.is_set():
         if floor:
-            game = TableGame(f"f{os.getpid()}x{index}")
+            game = TableGame(f"f{os.getpid()}t{table}x{index}")
             await asyncio.gather(*(seat.connect(game) for seat in seats))
         else:
             ruleset, options = GAMES[index % len(GAMES)]
@@ -1555,6 +1559,8 @@ async def run(
     floor) for the warmup and the measured seconds."""
     import httpx
 
+    global _OPENING, _SETTING_UP
+    _OPENING, _SETTING_UP = asyncio.Semaphore(25), asyncio.Semaphore(10)
     keys, sessions = players
     tables_count = 1 if args.serial else args.tables
     measure = Measure(tables=tables_count)
@@ -1598,8 +1604,10 @@ async def run(
     stop = asyncio.Event()
     if args.serial or kind == "floor":
         tasks = [
-            asyncio.create_task(table_serial(seats, stop, measure, kind == "floor"))
-            for seats in tables
+            asyncio.create_task(
+                table_serial(seats, stop, measure, kind == "floor", index)
+            )
+            for index, seats in enumerate(tables)
         ]
     else:
         tasks = [

@@ -44,6 +44,9 @@ def _setup(path: Path) -> None:
     os.environ["DATABASE_URL"] = f"sqlite:///{path}"
     os.environ.pop("REDIS_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    # As the site runs and bench.live's server: without DEBUG, whose cursor logs
+    # every statement and whose templates note where each node came from.
+    os.environ["DJANGO_DEBUG"] = "false"
     import django
 
     django.setup()
