@@ -494,21 +494,46 @@ class _Own:
         self._values: dict[str, Any] | None = None
         self._reader: drawn.Reader | None = None
 
-    def draw(self, template: str) -> str:
-        if self._values is None:
+    def reader(self) -> drawn.Reader:
+        """The viewer's inputs, the token a placeholder, each path followed once."""
+        if self._reader is None:
             self._values = dict(self.context)
             if self.token:
                 self._values["csrf_token"] = drawn.CSRF_PLACEHOLDER
             self._reader = drawn.Reader(self._values)
+        return self._reader
+
+    def draw(self, template: str) -> str:
+        reader = self.reader()
         html = _drawing(
             self.context["game"],
             template,
-            self._values,
-            reader=self._reader,
+            reader.values,  # type: ignore[arg-type]  # the dict made just above
+            reader=reader,
             memo=self.memo,
             language=self.language,
         )
         return drawn.with_token(html, self.token)
+
+    def as_last_drawn(self, template: str) -> str | None:
+        """What this screen last showed of ``template``, if that is what drawing it
+        now would give without a new drawing: the same kept board (games.recorded:
+        everything it shows, it would show now) and the same values of every other
+        input it read. This is the first thing :func:`_drawing` tries, asked on its
+        own; None where it would go on to look further."""
+        if self.memo is None:
+            return None
+        last: _Last | None = self.memo.get((template, self.language))
+        board = self.context.get("board")
+        if (
+            last is None
+            or board is None
+            or last.board is not board
+            or last.outside is None
+            or not drawn.reads_hold(last.outside, self.reader())
+        ):
+            return None
+        return drawn.with_token(last.made.html, self.token)
 
 
 def _shared_key(game: Game, language: str) -> tuple[Any, ...]:
@@ -637,14 +662,21 @@ def render_state(
     )
 
 
+EXTRAS = "games/_extras.html"
+"""The viewer's extras: host tools, the rematch, a finished game's side chats."""
+
+
 def live_parts(
-    context: Mapping[str, Any], memo: dict[Any, Any] | None = None
+    context: Mapping[str, Any],
+    memo: dict[Any, Any] | None = None,
+    *,
+    own: _Own | None = None,
 ) -> LiveParts:
     game: Game = context["game"]
-    own = _Own(context, memo)
+    own = own if own is not None else _Own(context, memo)
     key = _shared_key(game, own.language)
     regions = render_regions(context, shared_key=key, own=own)
-    extras = pieces.marked(own.draw("games/_extras.html"))  # a template's output
+    extras = pieces.marked(own.draw(EXTRAS))  # a template's output
     return LiveParts(
         game=game,
         countdown=bool(context.get("countdown")),
@@ -692,30 +724,87 @@ def render_update(
     swapped in by its id; the table's state every time, and with ``presence`` (the
     game's status changed) the notice of who is away, which the whole area holds
     but its own push keeps up to date otherwise. Returns the frame and the parts
-    now shown."""
-    context = table_page_context(ctx, origin=origin, csrf_token=csrf_token, memo=memo)
-    parts: LiveParts = context["live"]
+    now shown. A screen whose own parts all come out as they were (most screens
+    after most votes) is answered without going through them: ``_own_unchanged``."""
+    context = _page_context(ctx, origin=origin, csrf_token=csrf_token, memo=memo)
+    own = _Own(context, memo)
+    if not presence and memo is not None:
+        unchanged = _own_unchanged(context, sent, own)
+        if unchanged is not None:
+            return unchanged
+    parts = live_parts(context, memo, own=own)
     shown = parts.shown()
     frame = [render_state(ctx.game, oob=True, countdown=parts.countdown)]
     if presence:
         frame.append(render_notice(of_table(ctx.game), oob=True))
-    # The parts are the templates' own HTML and the ids are the family's constants:
-    # nothing here needs escaping.
     for part in parts.regions:
-        key = f"region-{part.region.id}"
-        last = sent.get(key)
-        if last != shown[key]:
-            # Only some rows changed (games.pieces): those rows, each by its id.
-            rows = pieces.swaps(last, part.html)
-            if rows is not None:
-                frame.extend(rows)
-                continue
-            frame.append(
-                f'<div id="{key}" class="region" hx-swap-oob="true">{part.html}</div>'
-            )
+        _send_region(
+            frame, part.region, sent.get(f"region-{part.region.id}"), part.html
+        )
     if sent.get("table-extras") != shown["table-extras"]:
         frame.append(f'<div id="table-extras" hx-swap-oob="true">{parts.extras}</div>')
     return "".join(frame), shown
+
+
+def _send_region(frame: list[str], region: Region, last: str | None, html: str) -> None:
+    """Onto ``frame``, what turns a region a socket last sent as ``last`` into
+    ``html``: nothing, the rows that changed, or the whole region. The parts are
+    the templates' own HTML and the ids are the family's constants: nothing here
+    needs escaping."""
+    if last == html:
+        return
+    # Only some rows changed (games.pieces): those rows, each by its id.
+    rows = pieces.swaps(last, html)
+    if rows is not None:
+        frame.extend(rows)
+        return
+    frame.append(
+        f'<div id="region-{region.id}" class="region" hx-swap-oob="true">{html}</div>'
+    )
+
+
+def _own_unchanged(
+    context: Mapping[str, Any], sent: Mapping[str, str], own: _Own
+) -> tuple[str, dict[str, str]] | None:
+    """The push of a screen none of whose own parts changed (after most votes and
+    mission cards, every seat but the mover's), made without going through the
+    parts one by one: the table's state and the shared regions' changes, which
+    are the same for every such screen of this version (the regions' drawings,
+    and their changed rows, are made once: ``render_regions``, ``pieces.swaps``).
+
+    It is the frame :func:`render_update` would send, by the same test it would
+    make: each own part must be what its template's drawing for this screen held
+    last time (:meth:`_Own.as_last_drawn`), and equal to what the socket sent.
+    None, and the parts are drawn as usual, when any of them is not, or when this
+    version's shared regions are not drawn yet (a first screen draws them)."""
+    game: Game = context["game"]
+    shared = _shared.get(_shared_key(game, own.language))
+    if shared is None:
+        return None
+    regions: Sequence[Region] = context["regions"]
+    for region in regions:
+        if not region.shared and not _sent_as_drawn(
+            own, region.template, sent.get(f"region-{region.id}")
+        ):
+            return None
+    if not _sent_as_drawn(own, EXTRAS, sent.get("table-extras")):
+        return None
+    frame = [render_state(game, oob=True, countdown=bool(context.get("countdown")))]
+    shown = dict(sent)
+    for region in regions:
+        if region.shared:
+            html = shared.get(region.id)
+            if html is None:
+                return None
+            key = f"region-{region.id}"
+            _send_region(frame, region, sent.get(key), html)
+            shown[key] = html
+    return "".join(frame), shown
+
+
+def _sent_as_drawn(own: _Own, template: str, sent: str | None) -> bool:
+    made = own.as_last_drawn(template)
+    return made is not None and made == sent
 
 
 def drawings_kept() -> tuple[int, int]:

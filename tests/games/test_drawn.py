@@ -486,6 +486,91 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
         assert rows_added > 0  # the vote grid's and the log's new lines
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    # The cells' four seats see their own parts change at almost every move.
+    ("ruleset", "players", "options", "seed"),
+    [GAMES[0], GAMES[4]],
+)
+def test_a_push_that_finds_a_screens_own_parts_unchanged_equals_a_fresh_drawing(
+    ruleset: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # After most votes a screen's own parts come out as they were, and its push is
+    # made without drawing them (rendering._own_unchanged). The page that push
+    # leaves must still be, part by part, what Django draws afresh with no cache.
+    rendering.forget_all()
+    game = _start(ruleset, players, options)
+    viewers = _viewers(game)
+    tokens = {key: f"{n:064x}" for n, key in enumerate(viewers, start=3)}
+    sent: dict[Any, dict[str, str]] = {}
+    pages: dict[Any, dict[str, str]] = {}
+    memos: dict[Any, dict[str, Any]] = {key: {} for key in viewers}
+    unchanged = drawn_again = lost = 0
+    real = rendering._own_unchanged
+
+    def counted(*args: Any) -> Any:
+        nonlocal unchanged, drawn_again
+        found = real(*args)
+        if found is None:
+            drawn_again += 1
+        else:
+            unchanged += 1
+        return found
+
+    monkeypatch.setattr(rendering, "_own_unchanged", counted)
+    rng = random.Random(seed)
+    steps = 0
+    while game.status == Game.Status.PLAYING and steps < 90:
+        for key, user in viewers.items():
+            with translation.override("ru"):
+                ctx = table_context(game, user, with_chat=False)
+                if key not in sent:
+                    _html, shown = rendering.render_whole(
+                        ctx, csrf_token=tokens[key], memo=memos[key]
+                    )
+                    pages[key] = dict(shown)
+                else:
+                    frame, shown = rendering.render_update(
+                        ctx, sent[key], csrf_token=tokens[key], memo=memos[key]
+                    )
+                    if key == players - 1 and _own_changed(game, sent[key], shown):
+                        # A frame drawn but never sent (its socket failed before
+                        # it noted the parts): what the screen's memo holds is now
+                        # ahead of what it was sent, and its next push must say so.
+                        lost += 1
+                        if lost % 2:
+                            continue
+                    _apply(pages[key], frame)
+                fresh = _expected(
+                    rendering.table_page_context(
+                        table_context(game, user, with_chat=False),
+                        csrf_token=tokens[key],
+                    )
+                )
+            for part, html in fresh.items():
+                assert str(pages[key][part]) == html, f"{part} of {key}"
+                assert str(shown[part]) == html, f"{part} of {key}"
+            sent[key] = shown
+            pages[key] = dict(shown)
+        seat, action = engine.random_action(load_state(game), rng)
+        services.game_act(game=game, user=viewers[seat], action=action, turn=game.turn)
+        game.refresh_from_db()
+        steps += 1
+    # Both ways were taken, many times.
+    assert unchanged > 20
+    assert drawn_again > 20
+    assert lost > 2
+
+
+def _own_changed(game: Game, before: dict[str, str], after: dict[str, str]) -> bool:
+    shared = {f"region-{r.id}" for r in family_of(game.ruleset).regions if r.shared}
+    return any(after[part] != before.get(part) for part in after if part not in shared)
+
+
 @dataclass
 class _Nothing:
     pass
