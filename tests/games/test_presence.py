@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -25,7 +26,7 @@ from django.utils import timezone, translation
 from games import engine, presence, services
 from games.families.resistance.models import Vote
 from games.models import Game, GameAction, Seat, TableSocket
-from tests.games.conftest import public_view, seated_users, start_table
+from tests.games.conftest import play_until, public_view, seated_users, start_table
 from tests.games.test_clocks import clocked_table, later, propose
 from tests.games.test_consumers import connect, drain
 
@@ -90,6 +91,32 @@ async def test_the_last_screen_closing_makes_a_seat_away_and_returning_clears_it
     finally:
         await watcher.disconnect()
     assert await sync_to_async(TableSocket.objects.count)() == 0
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_players_leaving_a_finished_table_send_the_others_nothing() -> None:
+    game = await sync_to_async(start_table)("partisans", 5)
+    game = await sync_to_async(play_until)(
+        game, random.Random(4), lambda g: g.status != Game.Status.PLAYING
+    )
+    assert game.status == Game.Status.FINISHED
+    users = await sync_to_async(seated_users)(game)
+    leaving = await connect(users[1], game.code)
+    watcher = await connect(users[2], game.code)
+    try:
+        for socket in (leaving, watcher):
+            first = await drain(socket)
+            assert (
+                'id="table-presence"' in first[0] and "data-away-until" not in first[0]
+            )
+        await leaving.disconnect()
+        # The seat is noted away as at any table, but a finished game shows nobody
+        # away: the screen still open there gets no notice (and reads nothing).
+        assert await sync_to_async(away_since)(game, 1) is not None
+        assert await drain(watcher) == []
+    finally:
+        await watcher.disconnect()
 
 
 def _page(game: Game, viewer) -> str:  # type: ignore[no-untyped-def]
