@@ -265,25 +265,23 @@ def render_regions(
     parts = []
     public_board: Any = context.get("public_board")
     own = own if own is not None else _Own(context, None)
+    live = shared_key is not None and public_board is None and _kept_boards(context)
     for region in regions:
         if region.shared:
             html = shared.get(region.id) if shared is not None else None
             if html is None:
-                if public_board is None and "public_board_of" in context:
-                    public_board = context["public_board_of"]()
-                shared_context = {
-                    "board": public_board,
-                    "game": context["game"],
-                    "words": context["words"],
-                    "readonly": context.get("readonly", False),
-                }
-                html = _drawing(
-                    context["game"],
-                    region.template,
-                    shared_context,
-                    shared=True,
-                    language=own.language,
-                )
+                if live:
+                    html = _live_shared_region(context, region, own.language)
+                if html is None:
+                    if public_board is None and "public_board_of" in context:
+                        public_board = context["public_board_of"]()
+                    html = _drawing(
+                        context["game"],
+                        region.template,
+                        _shared_values(context, public_board),
+                        shared=True,
+                        language=own.language,
+                    )
                 fresh[region.id] = html
         else:
             html = own.draw(region.template)
@@ -293,6 +291,108 @@ def render_regions(
         made = {part.region.id: part.html for part in parts if part.region.shared}
         _shared.put(shared_key, made)
     return parts
+
+
+def _shared_values(context: Mapping[str, Any], board: Any) -> dict[str, Any]:
+    """What a shared region is drawn from: the public board and nothing of the
+    viewer's."""
+    return {
+        "board": board,
+        "game": context["game"],
+        "words": context["words"],
+        "readonly": context.get("readonly", False),
+    }
+
+
+def _kept_boards(context: Mapping[str, Any]) -> bool:
+    """Whether a live table's shared regions are drawn from boards kept from one
+    version to the next (:func:`_live_shared_region`): a page or a push, not a
+    read-only one."""
+    ctx: TableContext | None = context.get("ctx")
+    return (
+        ctx is not None
+        and ctx.public_view is not None
+        and not context.get("readonly", False)
+    )
+
+
+class _SharedMemos:
+    """A live table's shared regions, per language: for each region, what a
+    socket's memo holds for its own parts (the board kept while what it read is
+    unchanged, the region's last drawings), behind a lock (a page drawn in a
+    database thread and a push on the event loop may draw them at once)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.regions: dict[str, dict[Any, Any]] = {}
+
+
+_shared_memos: LRU[tuple[Any, ...], _SharedMemos] = LRU(1024)
+_TRIED = "tried"
+_KEPT = "kept"
+_RESTING = "resting"
+REST_VERSIONS = 8
+"""Versions a region whose board is seldom kept is drawn as any shared region was
+before, from the spectator's board made afresh, with no reads noted (see
+:func:`_live_shared_region`)."""
+
+
+def _live_shared_region(
+    context: Mapping[str, Any], region: Region, language: str
+) -> str | None:
+    """A shared region of a live table, drawn from a board of its own kept from one
+    version to the next while what it read of the spectator's view is unchanged
+    (games.recorded), as a socket keeps a seat's board. The record (the vote grid,
+    the log, the checks) reads nothing that a vote or a mission card before the
+    last changes, nor a Mafia night's moves, so its drawing is reused as it was;
+    the seats' rows change at every vote, and that region's board is made again.
+
+    Noting the board's reads and watching the drawing cost a little. A region drawn
+    from a board made again is drawn without watching (that drawing would not be
+    reused), and a region whose board is kept from one version to the next less
+    than once in four times lately (the seats' rows, which show who has voted)
+    rests for ``REST_VERSIONS``: None, and the caller draws it from the spectator's
+    board as before. It is tried again after that."""
+    ctx: TableContext = context["ctx"]
+    game: Game = context["game"]
+    key = (game.pk, game.code, language)
+    memos = _shared_memos.get(key)
+    if memos is None:
+        memos = _SharedMemos()
+        _shared_memos.put(key, memos)
+    with memos.lock:
+        memo = memos.regions.setdefault(region.id, {})
+        resting = memo.get(_RESTING, 0)
+        if resting:
+            memo[_RESTING] = resting - 1
+            memo.pop(recorded.BOARD, None)
+            return None
+        before: recorded.Kept | None = memo.get(recorded.BOARD)
+        board = recorded.kept(
+            memo,
+            context["family"],
+            ctx.public_view,  # type: ignore[arg-type]  # _kept_boards checked it
+            ctx.names,
+            playing=game.status != Game.Status.ABANDONED,
+        )
+        kept = before is not None and before.board is board
+        if before is not None:
+            tried = memo.get(_TRIED, 0) + 1
+            hits = memo.get(_KEPT, 0) + kept
+            if tried >= 32:  # what happened lately counts
+                tried, hits = tried // 2, hits // 2
+            memo[_TRIED], memo[_KEPT] = tried, hits
+            if tried >= 8 and 4 * hits < tried:
+                memo[_RESTING] = REST_VERSIONS
+        return _drawing(
+            game,
+            region.template,
+            _shared_values(context, board),
+            shared=True,
+            memo=memo,
+            watch=kept,
+            language=language,
+        )
 
 
 DRAWINGS_KEPT = 16
@@ -394,12 +494,14 @@ def _drawing(
     shared: bool = False,
     reader: drawn.Reader | None = None,
     memo: dict[Any, Any] | None = None,
+    watch: bool = True,
     language: str | None = None,
 ) -> SafeString:
     """``template`` drawn from ``values``, or a drawing of it that any screen of
     this table got from the same inputs (games.drawn): first the one this screen
     last got (``memo``), then the table's recent ones. ``language``: the active one,
-    when the caller has it already."""
+    when the caller has it already. Not ``watch``: a new drawing for ``memo`` is
+    made without its reads (it will not be reused from there)."""
     reader = reader if reader is not None else drawn.Reader(values)
     language = language or translation.get_language()
     mine = (template, language)  # a drawing is in one language
@@ -436,7 +538,7 @@ def _drawing(
     # A drawing that neither this screen's memo nor the shelf will keep (a shared
     # region's, between a seldom-finding shelf's samples) need not note its reads:
     # drawn unwatched, the same HTML for less.
-    made = drawn.draw(template, values, watched=looking or memo is not None)
+    made = drawn.draw(template, values, watched=looking or (memo is not None and watch))
     found = tuple(_compact(piece) for piece in made.pieces)
     made = drawn.Drawn(
         pieces.marked(pieces.pieced(_compact(made.html), found)),
@@ -819,6 +921,7 @@ def forget_all() -> None:
     pieces.forget_all()
     selectors.forget_all()
     _shared.clear()
+    _shared_memos.clear()
     _started.clear()
     _shelves.clear()
 

@@ -571,6 +571,80 @@ def _own_changed(game: Game, before: dict[str, str], after: dict[str, str]) -> b
     return any(after[part] != before.get(part) for part in after if part not in shared)
 
 
+@pytest.mark.django_db
+def test_a_vote_that_changes_nothing_in_the_record_does_not_work_it_out_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The record (the vote grid, the log) is drawn from a board of its own, kept
+    # while what it read of the spectator's view is unchanged: a vote changes who
+    # has voted, which the seats' rows show and the record does not. So a vote
+    # neither draws the record again nor works out its log to find that drawing.
+    from games.families.resistance import presenters
+
+    rendering.forget_all()
+    game = _start("partisans", 7, {"check": True})
+    viewer = _viewers(game)[0]
+    memo: dict[Any, Any] = {}
+    drawings: list[str] = []
+    logs: list[int] = []
+    draw, log = drawn.draw, presenters._log
+
+    def drawing(template: Any, values: dict[str, Any], **kwargs: Any) -> Any:
+        drawings.append(str(template))
+        return draw(template, values, **kwargs)
+
+    def working_out(*args: Any) -> Any:
+        logs.append(1)
+        return log(*args)
+
+    rested: list[str] = []
+    shared_region = rendering._live_shared_region
+
+    def resting(context: Any, region: Any, language: str) -> Any:
+        found = shared_region(context, region, language)
+        if found is None:
+            rested.append(region.id)
+        return found
+
+    monkeypatch.setattr(drawn, "draw", drawing)
+    monkeypatch.setattr(presenters, "_log", working_out)
+    monkeypatch.setattr(rendering, "_live_shared_region", resting)
+    rng = random.Random(5)
+    quiet_votes = records = rows = logs_made = rows_rested = records_rested = 0
+    while game.status == Game.Status.PLAYING:
+        before = load_state(game).phase
+        seat, action = engine.random_action(load_state(game), rng)
+        services.game_act(
+            game=game,
+            user=game.seats.get(position=seat).user,
+            action=action,
+            turn=game.turn,
+        )
+        game.refresh_from_db()
+        drawings.clear()
+        logs.clear()
+        rested.clear()
+        with translation.override("ru"):
+            rendering.table_page_context(
+                table_context(game, viewer, with_chat=False), memo=memo
+            )
+        if action["type"] == "vote" and load_state(game).phase == before:
+            quiet_votes += 1
+            records += drawings.count("resistance/record.html")
+            rows += drawings.count("resistance/board.html")
+            logs_made += len(logs)
+            rows_rested += rested.count("board")
+            records_rested += rested.count("record")
+    assert quiet_votes > 10
+    assert rows == quiet_votes  # the seats' rows: drawn again at every vote
+    assert records <= quiet_votes // 10
+    assert logs_made <= quiet_votes // 10
+    # The seats' rows, whose board is made again at every vote, are drawn from the
+    # spectator's board as before most of the time, with no reads noted.
+    assert records_rested == 0
+    assert rows_rested >= quiet_votes // 2
+
+
 @dataclass
 class _Nothing:
     pass

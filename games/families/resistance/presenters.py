@@ -251,8 +251,10 @@ class Board:
     def seat_names(self) -> list[str]:
         """The seats' names in seat order, the vote grid's columns: a part that reads
         only these is not drawn again when a seat's status changes
-        (games.drawn)."""
-        return [row.name for row in self.seats]
+        (games.drawn), nor a region drawn from a board kept while what it read of
+        the view is unchanged (games.recorded): the names and the seats' number,
+        not the seats' rows, which read who has voted."""
+        return [self.names.get(seat, "?") for seat in range(self.view["players"])]
 
     @cached_property
     def log(self) -> list[LogEntry]:
