@@ -510,10 +510,7 @@ def _drawing(
         last: _Last | None = memo.get(mine)
         if last is not None:
             if board is not None and last.board is board:
-                # The same board object: kept (games.recorded), so everything it
-                # has shown is what it would show now. Only the other reads (the
-                # game's turn, the forms' token, ...) are followed again.
-                if last.outside is not None and drawn.reads_hold(last.outside, reader):
+                if _holds_on_kept_board(last, reader):
                     return last.made.html  # type: ignore[return-value]
             elif drawn.holds(last.made, reader):
                 memo[mine] = _Last(last.made, board, last.outside)
@@ -571,6 +568,14 @@ def _remember(
         older.insert(0, last.made)
         del older[OLDER_KEPT:]
     memo[mine] = _Last(made, board, drawn.reads_outside(made, "board"))
+
+
+def _holds_on_kept_board(last: _Last, reader: drawn.Reader) -> bool:
+    """Whether a screen's last drawing, made with the board it has now (the same
+    object: kept, games.recorded, so everything it has shown is what it would show
+    now), still holds: only its other reads (the game's turn, the forms' token, ...)
+    are followed again."""
+    return last.outside is not None and drawn.reads_hold(last.outside, reader)
 
 
 class _Last(NamedTuple):
@@ -631,8 +636,7 @@ class _Own:
             last is None
             or board is None
             or last.board is not board
-            or last.outside is None
-            or not drawn.reads_hold(last.outside, self.reader())
+            or not _holds_on_kept_board(last, self.reader())
         ):
             return None
         return drawn.with_token(last.made.html, self.token)
