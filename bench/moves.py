@@ -18,6 +18,12 @@ is the move and the ten frames. Per game family and kind of move (the form's act
                  family's own regions and the extras) came out as they were: the
                  seats a push could have sent only the shared frame to
 
+After each game its sockets close, as the consumer's last one at a table lets go of
+what the process kept to draw it (``rendering.forget_table``; ``--keep-tables``
+skips that, as before). The last line says what the process still holds once every
+game is played: the objects Python's collector tracks, and how long one full
+collection of them takes (a move that arrives during one waits for it).
+
 The figures are wall time in one process (``gc.freeze`` after the setup, as the
 site's ``config.settle`` does); compare runs taken in the same minutes.
 """
@@ -178,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=3, help="games of each family")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--keep-tables",
+        action="store_true",
+        help="keep each finished table's drawings (as before its sockets let go)",
+    )
+    parser.add_argument(
         "--game",
         action="append",
         choices=[g for g, _, _ in GAMES],
@@ -192,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         from games import push
 
         push._send = lambda group, message: None  # type: ignore[assignment]
+        from games import rendering
+
+        played = 0
         for ruleset, options, people in GAMES:
             if args.game and ruleset not in args.game:
                 continue
@@ -207,10 +221,30 @@ def main(argv: list[str] | None = None) -> int:
                     into.totals += kind.totals
                     into.unchanged += kind.unchanged
                     into.changed += kind.changed
+                played += 1
+                if not args.keep_tables:
+                    for table in rendering.tables_kept():
+                        rendering.forget_table(table)
                 gc.collect()
             for line in report(ruleset, merged):
                 print(line, flush=True)
+        print(_kept(played), flush=True)
     return 0
+
+
+def _kept(played: int) -> str:
+    """What the process holds after ``played`` games: tracked objects, and the
+    time of one full collection (the best of three)."""
+    gc.collect()
+    took = []
+    for _ in range(3):
+        started = time.perf_counter()
+        gc.collect()
+        took.append(time.perf_counter() - started)
+    return (
+        f"kept: tables={played} tracked_objects={len(gc.get_objects())} "
+        f"full_collection_ms={min(took) * 1000:.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -50,6 +50,10 @@ class LRU(Generic[K, V]):
                 while len(self._entries) > self.size:
                     self._entries.popitem(last=False)
 
+    def keys(self) -> list[K]:
+        with self._lock:
+            return list(self._entries)
+
     def values(self) -> list[V]:
         with self._lock:
             return list(self._entries.values())
@@ -57,6 +61,14 @@ class LRU(Generic[K, V]):
     def pop(self, key: K) -> None:
         with self._lock:
             self._entries.pop(key, None)
+
+    def discard_where(self, test: Callable[[K], bool]) -> int:
+        """Drop every entry whose key passes ``test``; returns how many went."""
+        with self._lock:
+            gone = [key for key in self._entries if test(key)]
+            for key in gone:
+                del self._entries[key]
+            return len(gone)
 
     def clear(self) -> None:
         with self._lock:

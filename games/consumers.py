@@ -33,8 +33,9 @@ from config.consumers import CLOSE_UNAUTHENTICATED, AuthenticatedConsumer
 from games import errors, hooks, payloads, push, requests, services, snapshots
 from games.forms import move_from_fields
 from games.models import ChatMessage, Game
-from games.presence import presence_heard, socket_closed, socket_opened
+from games.presence import listening, presence_heard, socket_closed, socket_opened
 from games.rendering import (
+    forget_table,
     render_chat_line,
     render_error,
     render_update,
@@ -176,6 +177,9 @@ class SeatConsumer(AuthenticatedConsumer):
         for group in self.seat_groups():
             await self.channel_layer.group_discard(group, self.channel_name)
         await socket_closed(self)
+        if not listening(self.game_id):
+            # Nobody here draws this table now: what drawing it kept goes with them.
+            forget_table(self.game_id)
 
     @database_sync_to_async
     def _reachable(self) -> tuple[int, str] | None:

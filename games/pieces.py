@@ -58,6 +58,25 @@ class NotPlain(Exception):
 _PLAIN_SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
+_NAMES: dict[type, str] = {}
+
+
+def _named(kind: type) -> str:
+    """A class of the site's own (a dataclass, an enumeration) as text for a key:
+    unlike the class itself, a key made of text and numbers alone is one the
+    garbage collector stops looking at (it untracks a tuple of such values, a
+    level of nesting at each collection it lives through), and thousands of
+    pieces are kept. The name
+    is the class's own with its identity: two classes never share one (the table
+    holds each class it names, so none is ever freed and its identity taken)."""
+    name = _NAMES.get(kind)
+    if name is None:
+        name = _NAMES.setdefault(
+            kind, f"{kind.__module__}.{kind.__qualname__}@{id(kind):x}"
+        )
+    return name
+
+
 def frozen(value: Any, language: str | None = None) -> Hashable:
     """A hashable that is equal for two values exactly when a template prints them
     the same: the type of a scalar counts (``1`` and ``True`` print differently, and
@@ -70,7 +89,7 @@ def frozen(value: Any, language: str | None = None) -> Hashable:
         return (kind, tuple(frozen(item, language) for item in value))
     fields = FIELDS.get(kind)
     if fields is not None:
-        return (kind, tuple(frozen(item, language) for item in fields(value)))
+        return (_named(kind), tuple(frozen(item, language) for item in fields(value)))
     if kind is dict:
         return (
             dict,
@@ -81,7 +100,7 @@ def frozen(value: Any, language: str | None = None) -> Hashable:
     if isinstance(value, Promise):
         return ("lazy", text_of(value, language or translation.get_language()))
     if isinstance(value, enum.Enum):
-        return (kind, value.value)
+        return (_named(kind), value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         FIELDS[kind] = fields_of(kind)
         return frozen(value, language)

@@ -282,6 +282,11 @@ _listening: dict[int, int] = {}
 """table id -> this process's open sockets at it: they hear every change."""
 
 
+def listening(game_id: int) -> int:
+    """This process's sockets open at the table (0: none is left here)."""
+    return _listening.get(game_id, 0)
+
+
 def read(game_id: int) -> tuple[Away, ...]:
     """Who is away at a started table now, in seat order (a query); kept for the
     pushes this process renders on its event loop."""

@@ -920,6 +920,36 @@ def drawings_kept() -> tuple[int, int]:
     return len(made), sum(len(d.html) for d in made)
 
 
+def tables_kept() -> set[int]:
+    """The tables this process keeps drawings or boards of (for tests and benches)."""
+    return {
+        key[0]
+        for cache in (_shelves, _shared_memos, _shared, _started)
+        for key in cache.keys()  # noqa: SIM118 - an LRU, not a dict
+    }
+
+
+def forget_table(game_id: int) -> int:
+    """Let go of what this process keeps to draw one table's screens (its shelves,
+    its shared regions' boards and drawings): its last socket here has closed. Kept,
+    they would stay until the caches' bounds pushed them out, a thousand tables
+    later: every table played added two thousand objects that each of Python's full
+    collections walked again (about 2 ms a table on a two-core machine, so a pause
+    of a quarter of a second after 120 tables, growing with every game), and a move
+    arriving then waited for it. A screen that opens there again draws afresh, as
+    the first one did. Returns how many entries went."""
+
+    def at_table(key: tuple[Any, ...]) -> bool:
+        return key[0] == game_id
+
+    return (
+        _shelves.discard_where(at_table)
+        + _shared_memos.discard_where(at_table)
+        + _shared.discard_where(at_table)
+        + _started.discard_where(at_table)
+    )
+
+
 def forget_all() -> None:
     """Tests call this between runs that reuse table ids."""
     pieces.forget_all()

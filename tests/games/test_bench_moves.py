@@ -16,6 +16,11 @@ LINE = re.compile(
     r"p90_ms=\s*(?P<p90>[\d.]+)\s+unchanged=(?P<unchanged>[\d.]+)$"
 )
 
+KEPT = re.compile(
+    r"^kept: tables=(?P<tables>\d+) tracked_objects=(?P<tracked>\d+) "
+    r"full_collection_ms=(?P<ms>[\d.]+)$"
+)
+
 
 def test_the_benchmark_prints_each_kind_of_move_with_its_costs(tmp_path: Path) -> None:
     stdout = run_bench(
@@ -23,7 +28,12 @@ def test_the_benchmark_prints_each_kind_of_move_with_its_costs(tmp_path: Path) -
         ["--games", "1", "--game", "partisans"],
         bench_env(tmp_path, services=False),
     )
-    rows = [LINE.match(line) for line in stdout.strip().splitlines()]
+    *lines, last = stdout.strip().splitlines()
+    kept = KEPT.match(last)
+    assert kept, stdout
+    assert int(kept["tables"]) == 1
+    assert int(kept["tracked"]) > 0 and float(kept["ms"]) > 0
+    rows = [LINE.match(line) for line in lines]
     assert rows and all(rows), stdout
     kinds = {row["kind"]: row for row in rows if row is not None}
     assert {row["family"] for row in kinds.values()} == {"partisans"}

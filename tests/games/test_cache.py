@@ -63,3 +63,14 @@ def test_made_once_makes_a_value_once_per_object_and_never_for_a_lookalike() -> 
     third = [4]
     assert once(third) == 4  # the oldest (first) is let go beyond two objects
     assert once(first) == 3 and len(made) == 4
+
+
+def test_discard_where_drops_the_keys_that_pass_and_keeps_the_order() -> None:
+    cache: LRU[tuple[int, str], int] = LRU(8)
+    for n, key in enumerate([(1, "a"), (2, "a"), (1, "b"), (3, "a")]):
+        cache.put(key, n)
+    assert cache.discard_where(lambda key: key[0] == 1) == 2
+    assert cache.keys() == [(2, "a"), (3, "a")]
+    assert cache.get((1, "a")) is None and cache.get((2, "a")) == 1
+    assert cache.discard_where(lambda key: key[0] == 9) == 0
+    assert len(cache) == 2

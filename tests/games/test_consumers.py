@@ -380,3 +380,45 @@ async def test_losing_access_closes_both_sockets() -> None:
 def _access_changed(game: Game) -> None:
     with transaction.atomic():
         push.access_changed_on_commit(game)
+
+
+async def test_a_tables_drawings_go_when_its_last_screen_here_closes() -> None:
+    """What this process keeps to draw a table's screens (shelves, the shared
+    regions' boards and drawings) goes when the table's last socket here closes,
+    and not before: another table's stays, and a screen that opens there again is
+    drawn afresh and pushed to as before."""
+    from games import rendering
+
+    first = await sync_to_async(start_table)("partisans", 5)
+    second = await sync_to_async(start_table)("partisans", 5)
+    first_users = await sync_to_async(seated_users)(first)
+    second_users = await sync_to_async(seated_users)(second)
+    one = await connect(first_users[0], first.code)
+    two = await connect(first_users[1], first.code)
+    elsewhere = await connect(second_users[0], second.code)
+    rng = random.Random(3)
+    for game in (first, second):
+        await sync_to_async(play_until)(game, rng, lambda g: g.version >= 3)
+    for socket in (one, two, elsewhere):
+        assert any('data-version="' in frame for frame in await drain(socket))
+    assert {first.pk, second.pk} <= rendering.tables_kept()
+
+    await one.disconnect()
+    assert first.pk in rendering.tables_kept()  # a screen is still open there
+    await two.disconnect()
+    assert first.pk not in rendering.tables_kept()
+    assert second.pk in rendering.tables_kept()
+
+    again = await connect(first_users[0], first.code)
+    first = await sync_to_async(Game.objects.get)(pk=first.pk)
+    assert f'data-version="{first.version}"' in (await drain(again))[0]
+    await sync_to_async(play_until)(
+        first, rng, lambda g: g.version >= first.version + 1
+    )
+    first = await sync_to_async(Game.objects.get)(pk=first.pk)
+    pushed = await drain(again)
+    assert any(f'data-version="{first.version}"' in frame for frame in pushed)
+    assert first.pk in rendering.tables_kept()
+    await again.disconnect()
+    await elsewhere.disconnect()
+    assert not {first.pk, second.pk} & rendering.tables_kept()

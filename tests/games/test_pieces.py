@@ -3,6 +3,8 @@ line-by-line compaction of a live part (games.rendering._compact)."""
 
 from __future__ import annotations
 
+import enum
+import gc
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,6 +93,47 @@ def test_frozen_refuses_what_is_not_plain_data() -> None:
         pieces.frozen(object())
     with pytest.raises(pieces.NotPlain):
         pieces.frozen([Row("a"), object()])
+
+
+class Colour(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+def _twin_row() -> type:
+    @dataclass
+    class Row:  # the same name as the module's, another class
+        name: str
+        votes: list[bool | None] = field(default_factory=list)
+
+    return Row
+
+
+def test_two_classes_of_one_name_are_told_apart() -> None:
+    twin = _twin_row()
+    assert twin.__qualname__ != Row.__qualname__ or twin is not Row
+    assert pieces.frozen(twin("a")) != pieces.frozen(Row("a"))
+    assert pieces.frozen(twin("a")) == pieces.frozen(twin("a"))
+    assert pieces.frozen(Colour.RED) != pieces.frozen(Colour.BLUE)
+    assert pieces.frozen(Colour.RED) != pieces.frozen("red")
+
+
+def test_kept_pieces_leave_nothing_for_the_collector_to_walk_in_their_keys() -> None:
+    """Thousands of pieces are kept per process: keys made of text and numbers are
+    untracked by the collector (a level of nesting a collection), so full
+    collections stop walking them (a class in a key kept every key tracked)."""
+    template = Template(
+        "{% load pieces %}{% for row in rows %}{% piece row colour %}"
+        "<li>{{ row.name }} {{ colour.value }}</li>{% endpiece %}{% endfor %}"
+    )
+    rows = [Row(f"p{n}", [True, None, n % 2 == 0]) for n in range(20)]
+    html = template.render(Context({"rows": rows, "colour": Colour.RED}))
+    assert html.count("<li>") == 20 and "p19 red" in html
+    keys = pieces._drawn.keys()
+    assert len(keys) == 20
+    for _ in range(10):
+        gc.collect()
+    assert [key for key in keys if gc.is_tracked(key)] == []
 
 
 def test_a_piece_is_drawn_once_and_then_found() -> None:
