@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -34,6 +36,7 @@ from games.families.resistance.words import (
     side_name,
     words_for,
 )
+from games.pieces import text_of
 
 MAX_REJECTIONS = 5
 
@@ -225,15 +228,15 @@ class Board:
 
     @cached_property
     def propose_label(self) -> str:
-        return str(self.phrases.propose_button)
+        return _said(self.phrases.propose_button)
 
     @cached_property
     def cards_secret_label(self) -> str:
-        return str(self.phrases.cards_secret)
+        return _said(self.phrases.cards_secret)
 
     @cached_property
     def on_team_label(self) -> str:
-        return str(self.phrases.on_team)
+        return _said(self.phrases.on_team)
 
     @cached_property
     def track(self) -> list[MissionCircle]:
@@ -328,9 +331,9 @@ def _names(names: Mapping[int, str], seats: list[int], me: int | None) -> str:
 
 def _reason_label(ruleset: str, reason: str | None) -> str:
     labels = {
-        "three_successes": str(phrases_for(ruleset).three_successes),
-        "three_failures": str(phrases_for(ruleset).three_failures),
-        "five_rejections": str(phrases_for(ruleset).five_rejections),
+        "three_successes": _said(phrases_for(ruleset).three_successes),
+        "three_failures": _said(phrases_for(ruleset).three_failures),
+        "five_rejections": _said(phrases_for(ruleset).five_rejections),
         "scout_shot": _("the sniper shot the scout"),
         "scout_missed": _("the sniper missed the scout"),
     }
@@ -340,7 +343,7 @@ def _reason_label(ruleset: str, reason: str | None) -> str:
 def _winner_label(ruleset: str, winner: str | None) -> str:
     if winner is None:
         return ""
-    return _("%(side)s win") % {"side": str(side_name(ruleset, winner)).capitalize()}
+    return _("%(side)s win") % {"side": _said(side_name(ruleset, winner)).capitalize()}
 
 
 def _mission_circles(
@@ -354,7 +357,7 @@ def _mission_circles(
         if result == "success":
             fails = mission["fails"] or 0
             label = (
-                str(words.mission_success)
+                _said(words.mission_success)
                 if not fails
                 else phrases_for(ruleset).fails_still_success % {"n": fails}
             )
@@ -437,10 +440,10 @@ def _seat_rows(
         fact = known.get(position)
         if fact is not None:
             row.side = fact.get("side")
-            row.side_label = str(side_name(ruleset, row.side)) if row.side else ""
+            row.side_label = _said(side_name(ruleset, row.side)) if row.side else ""
             if fact.get("role"):
                 row.role = fact["role"]
-                row.role_label = str(role_name(ruleset, row.role))
+                row.role_label = _said(role_name(ruleset, row.role))
         rows.append(row)
     return rows
 
@@ -493,13 +496,13 @@ def _result_label(item: Mapping[str, Any], words: Words, ruleset: str) -> str:
     if not item["approved"]:
         return _("rejected")
     if result == "success":
-        label = str(words.mission_success)
+        label = _said(words.mission_success)
         if fails:
             label += ", " + phrases_for(ruleset).fails % {"n": fails}
         return label
     if result == "fail":
         return (
-            str(words.mission_fail)
+            _said(words.mission_fail)
             + ", "
             + phrases_for(ruleset).fails % {"n": fails or 0}
         )
@@ -556,10 +559,22 @@ def _checks(
     return rows
 
 
+def _said(text: Any) -> str:
+    """``str(text)``: a game's word (a lazy text: a role's or a side's name, a
+    card's, a phrase) in the active language, translated once per process and
+    language (``games.pieces.text_of``). A seat's card and board name a dozen of
+    them, and every push drew each through the whole translation machinery again.
+    A phrase filled in with ``%`` is not one of these: it keeps its lazy ``%``,
+    which writes its numbers in the language's own digits."""
+    if isinstance(text, Promise):
+        return text_of(text, translation.get_language())
+    return str(text)
+
+
 def _one_of(ruleset: str, side: str) -> str:
     """A person of ``side`` in the game's words ("a traitor")."""
     phrases = phrases_for(ruleset)
-    return str(phrases.good_one if side == "good" else phrases.evil_one)
+    return _said(phrases.good_one if side == "good" else phrases.evil_one)
 
 
 def _action_area(
@@ -599,7 +614,7 @@ def _action_area(
             return ActionArea(
                 kind=kind,
                 sides=[
-                    (side, str(words.good if side == "good" else words.evil))
+                    (side, _said(words.good if side == "good" else words.evil))
                     for side in spec["sides"]
                 ],
             )
@@ -608,9 +623,9 @@ def _action_area(
 
 def _card_label(words: Words, card: str) -> str:
     if card == "success":
-        label, colour = str(words.success_card), words.success_colour
+        label, colour = _said(words.success_card), words.success_colour
     else:
-        label, colour = str(words.fail_card), words.fail_colour
+        label, colour = _said(words.fail_card), words.fail_colour
     return f"{label} ({colour})" if colour else label
 
 
@@ -714,8 +729,8 @@ def _banner(
         )
     if phase == "mission":
         if mine:
-            return str(phrases_for(ruleset).you_on_mission), "you"
-        return str(phrases_for(ruleset).team_on_mission), "wait"
+            return _said(phrases_for(ruleset).you_on_mission), "you"
+        return _said(phrases_for(ruleset).team_on_mission), "wait"
     if phase == "check":
         if mine:
             return _("You hold the check token: choose a player to check"), "you"
@@ -803,7 +818,7 @@ def _role_card(
             "side": fact["side"],
             "side_label": good_one if fact["side"] == "good" else evil_one,
             "role": fact.get("role"),
-            "role_label": str(role_name(ruleset, fact["role"]))
+            "role_label": _said(role_name(ruleset, fact["role"]))
             if fact.get("role")
             else "",
         }
@@ -842,9 +857,9 @@ def _role_card(
     sniper_seat = sniper.get("sniper")
     return RoleCard(
         role=me["role"],
-        role_label=str(role_name(ruleset, me["role"])),
+        role_label=_said(role_name(ruleset, me["role"])),
         side=me["side"],
-        side_label=str(side_name(ruleset, me["side"])),
+        side_label=_said(side_name(ruleset, me["side"])),
         partners=partners,
         known=known,
         check_results=results,
