@@ -80,7 +80,12 @@ also measures the floor (``--no-floor`` skips it): ``floor_application``, a bare
 Channels consumer (a frame in, one ``group_send`` to the ten sockets of its group,
 nothing else, on the same channel layer) served by the same daphne on other ports,
 driven by the same loop; it prints ``floor_p50_ms``, ``floor_p99_ms`` and
-``ratio_p50`` / ``ratio_p99`` (Podpolye over the floor).
+``ratio_p50`` / ``ratio_p99`` (Podpolye over the floor). Both servers are up at once
+and the two tables take turns of ``--turns`` seconds (1 by default) over the same
+measured window, one move in flight between them: on a shared machine whose speed
+drifts from minute to minute, the floor measured after the site made a different
+ratio each run. ``--turns 0`` measures the floor after the site, as before. Moves a
+second count the seconds of a table's own turns.
 
 Every mode also prints ``cpu_ms_per_move`` (the server processes' user and system
 CPU time over the measured seconds, from /proc, per move) and ``bytes_per_push``
@@ -685,6 +690,53 @@ def players_create(db: Database, count: int) -> tuple[list[str], list[str]]:
 # --- The programs -----------------------------------------------------------------
 
 
+class Turns:
+    """Two serial tables, the site's (0) and the floor's (1), taking turns of
+    ``seconds`` each: a table moves only in its own turn, and hands the turn over at
+    its first move after the turn ran out. Both are then measured over the same
+    minutes, in slices a second apart, so that what the machine does meanwhile (a
+    shared host's steal, a frequency change) weighs on both alike: run one after
+    the other, the floor once moved from 2.4 to 3.5 ms between runs minutes apart,
+    and the ratio with it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.holder = 0
+        self.since = time.perf_counter()
+        self.handed = 0
+        self.changes: list[tuple[float, int]] = [(self.since, 0)]
+        self._turn = (asyncio.Event(), asyncio.Event())
+        self._turn[0].set()
+
+    def held(self, who: int, window: tuple[float, float]) -> float:
+        """The seconds of ``window`` that were ``who``'s turns."""
+        held = 0.0
+        ends = [moment for moment, _holder in self.changes[1:]] + [window[1]]
+        for (start, holder), end in zip(self.changes, ends, strict=True):
+            if holder == who:
+                held += max(0.0, min(end, window[1]) - max(start, window[0]))
+        return held
+
+    async def take(self, who: int, stop: asyncio.Event) -> None:
+        """Return when it is ``who``'s turn (or the run stops)."""
+        if self.holder == who and time.perf_counter() - self.since >= self.seconds:
+            self.holder, self.since = 1 - who, time.perf_counter()
+            self.handed += 1
+            self.changes.append((self.since, self.holder))
+            self._turn[who].clear()
+            self._turn[1 - who].set()
+        while self.holder != who and not stop.is_set():
+            waits = {
+                asyncio.ensure_future(self._turn[who].wait()),
+                asyncio.ensure_future(stop.wait()),
+            }
+            _done, pending = await asyncio.wait(
+                waits, return_when=asyncio.FIRST_COMPLETED
+            )
+            for waiting in pending:
+                waiting.cancel()
+
+
 @dataclass
 class Measure:
     """What the clients saw: per move, when it was sent and when each seat had it."""
@@ -710,6 +762,10 @@ class Measure:
     posts: list[float] = field(default_factory=list)
     # --serial: (game, version the move was made on, latency) of each measured move.
     moves: list[tuple[str, int, float, str, bool]] = field(default_factory=list)
+    # --serial with the floor: the turns this table takes with the other, and which
+    # of the two it is.
+    turns: Turns | None = None
+    turn: int = 0
 
     def table_playing(self) -> None:
         """One more table has dealt its first game. Nobody moves before every table
@@ -1293,6 +1349,7 @@ class FloorSeat(Seat):
 
 
 _SETTING_UP = asyncio.Semaphore(10)
+_LIMITS_LOOP: asyncio.AbstractEventLoop | None = None
 
 
 async def table_open(
@@ -1413,6 +1470,10 @@ async def serial_moves(
                 measure.refused["serial: nobody may move"] += 1
                 return
             continue
+        if measure.turns is not None:
+            await measure.turns.take(measure.turn, stop)
+            if stop.is_set():
+                return
         refusals = game.refusals
         started = time.perf_counter()
         kind = await rng.choice(movers).serial_move()
@@ -1554,16 +1615,26 @@ async def run(
     pids: list[int],
     stats_dir: Path | None,
     kind: str,
+    turns: tuple[Turns, int] | None = None,
+    together: asyncio.Barrier | None = None,
 ) -> Measure:
     """Drive the servers on ``ports`` with seats of ``kind`` (json, browser or
-    floor) for the warmup and the measured seconds."""
+    floor) for the warmup and the measured seconds. Given ``turns``, its one table
+    takes turns with another run's (:class:`Turns`), and both start measuring at
+    once (``together``)."""
     import httpx
 
-    global _OPENING, _SETTING_UP
-    _OPENING, _SETTING_UP = asyncio.Semaphore(25), asyncio.Semaphore(10)
+    global _OPENING, _SETTING_UP, _LIMITS_LOOP
+    if _LIMITS_LOOP is not asyncio.get_running_loop():
+        # Made in this event loop (asyncio.run makes a new one for each run, and
+        # two runs taking turns share one).
+        _OPENING, _SETTING_UP = asyncio.Semaphore(25), asyncio.Semaphore(10)
+        _LIMITS_LOOP = asyncio.get_running_loop()
     keys, sessions = players
     tables_count = 1 if args.serial else args.tables
     measure = Measure(tables=tables_count)
+    if turns is not None:
+        measure.turns, measure.turn = turns
     rng = random.Random(args.seed)
     limits = httpx.Limits(
         max_connections=args.connections, max_keepalive_connections=args.connections
@@ -1622,6 +1693,8 @@ async def run(
         if task.done() and task.exception() is not None:
             raise RuntimeError(f"a table failed: {task.exception()!r}")
     await asyncio.sleep(args.warmup)
+    if together is not None:
+        await together.wait()
     before = server_totals(stats_dir) if stats_dir else None
     spy = None
     if args.profile and kind != "floor":
@@ -1652,6 +1725,28 @@ async def run(
     if before is not None and after_window is not None:
         measure_queries(measure, before, after_window)
     return measure
+
+
+async def taking_turns(
+    args: argparse.Namespace,
+    players: tuple[list[str], list[str]],
+    site: tuple[list[int], list[int]],
+    bare: tuple[list[int], list[int]],
+    stats_dir: Path,
+    kind: str,
+) -> tuple[Measure, Measure]:
+    """The site's serial table and the floor's, both servers up, taking turns of
+    ``--turns`` seconds over the same measured window (:class:`Turns`)."""
+    turns = Turns(args.turns)
+    together = asyncio.Barrier(2)
+    measure, floor = await asyncio.gather(
+        run(args, players, *site, stats_dir, kind, (turns, 0), together),
+        run(args, ([], []), *bare, None, "floor", (turns, 1), together),
+    )
+    measure.handovers = turns.handed  # type: ignore[attr-defined]
+    measure.played_seconds = turns.held(0, measure.window)  # type: ignore[attr-defined]
+    floor.played_seconds = turns.held(1, floor.window)  # type: ignore[attr-defined]
+    return measure, floor
 
 
 def measure_queries(
@@ -1810,9 +1905,11 @@ def report(
     if statements and args.statements:
         statements_report(statements, measure.actions, args.statements)
     print(f"tables: {measure.tables}")
-    print(f"actions_per_s: {measure.actions / args.seconds:.1f}")
+    # Taking turns with the floor, the site played only in its own turns.
+    seconds = getattr(measure, "played_seconds", args.seconds)
+    print(f"actions_per_s: {measure.actions / seconds:.1f}")
     if args.serial:
-        print(f"serial_moves_per_s: {measure.actions / args.seconds:.1f}")
+        print(f"serial_moves_per_s: {measure.actions / seconds:.1f}")
     p50 = percentile(latencies_ms, 0.50)
     p99 = percentile(latencies_ms, 0.99)
     print(f"push_p50_ms: {p50:.1f}")
@@ -1825,7 +1922,17 @@ def report(
         floor_ms = [1000 * value for value in floor.latencies]
         floor_p50 = percentile(floor_ms, 0.50)
         floor_p99 = percentile(floor_ms, 0.99)
-        print(f"floor_moves_measured: {floor.actions}")
+        handed = getattr(measure, "handovers", None)
+        print(
+            f"floor_moves_measured: {floor.actions} "
+            + (
+                f"(taking turns of {args.turns:g} s with the site: {handed} "
+                f"handovers, {measure.played_seconds:.1f} s the site's, "  # type: ignore[attr-defined]
+                f"{floor.played_seconds:.1f} s the floor's)"  # type: ignore[attr-defined]
+                if handed is not None
+                else "(after the site)"
+            )
+        )
         print(f"floor_p50_ms: {floor_p50:.1f}")
         print(f"floor_p99_ms: {floor_p99:.1f}")
         _per_move(floor, "floor_")
@@ -1889,6 +1996,14 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="also measure the bare floor (default: with --serial)",
+    )
+    parser.add_argument(
+        "--turns",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="--serial with the floor: the site and the floor take turns of this "
+        "many seconds over the same window (0: the floor after the site, as before)",
     )
     parser.add_argument(
         "--think-ms", type=float, default=0, help="mean pause before a move"
@@ -1969,13 +2084,31 @@ def main(argv: list[str] | None = None) -> None:
         servers = servers_start(environment, args.workers)
         ports = [port for _, port in servers]
         asyncio.run(servers_ready(ports))
-        measure = asyncio.run(
-            run(args, players, ports, [p.pid for p, _ in servers], stats_dir, kind)
-        )
+        floor = None
+        if args.floor and args.serial and args.turns > 0:
+            bare = dict(environment)
+            bare.pop("DJANGO_SETTINGS_MODULE", None)
+            floor_servers = servers_start(bare, args.workers, "floor_application")
+            servers += floor_servers
+            floor_ports = [port for _, port in floor_servers]
+            asyncio.run(servers_ready(floor_ports))
+            measure, floor = asyncio.run(
+                taking_turns(
+                    args,
+                    players,
+                    (ports, [p.pid for p, _ in servers[: len(ports)]]),
+                    (floor_ports, [p.pid for p, _ in floor_servers]),
+                    stats_dir,
+                    kind,
+                )
+            )
+        else:
+            measure = asyncio.run(
+                run(args, players, ports, [p.pid for p, _ in servers], stats_dir, kind)
+            )
         servers_stop(servers)
         servers = []
-        floor = None
-        if args.floor:
+        if args.floor and floor is None:
             environment.pop("DJANGO_SETTINGS_MODULE", None)
             servers = servers_start(environment, args.workers, "floor_application")
             ports = [port for _, port in servers]
