@@ -18,11 +18,12 @@ is the move and the ten frames. Per game family and kind of move (the form's act
                  family's own regions and the extras) came out as they were: the
                  seats a push could have sent only the shared frame to
 
-After each game its sockets close, as the consumer's last one at a table lets go of
-what the process kept to draw it (``rendering.forget_table``; ``--keep-tables``
-skips that, as before). The last line says what the process still holds once every
-game is played: the objects Python's collector tracks, and how long one full
-collection of them takes (a move that arrives during one waits for it).
+After each game its sockets close, and the last one lets go of what the process
+kept to push to the table (``games.consumers.table_left``, as the consumer's does;
+``--keep-tables`` skips that, as before). The last line says what the process still
+holds once every game is played: the objects Python's collector tracks, and how
+long one full collection of them takes (a move that arrives during one waits for
+it).
 
 The figures are wall time in one process (``gc.freeze`` after the setup, as the
 site's ``config.settle`` does); compare runs taken in the same minutes.
@@ -94,7 +95,7 @@ def _frame(socket: Any, game: Any) -> None:
 
 
 def play(
-    ruleset: str, options: dict[str, Any], people: int, seed: int
+    ruleset: str, options: dict[str, Any], people: int, seed: int, *, keep: bool = False
 ) -> dict[str, Kind]:
     from games import engine, services, snapshots
     from games.families.registry import family_of
@@ -155,6 +156,10 @@ def play(
         kind.firsts.append(frames[0])
         kind.others.append(sum(frames[1:]))
         kind.totals.append(acted + sum(frames))
+    if not keep:  # the sockets close, the last one as the consumer's does
+        from games.consumers import table_left
+
+        table_left(game.pk, game.code)
     return kinds
 
 
@@ -203,8 +208,6 @@ def main(argv: list[str] | None = None) -> int:
         from games import push
 
         push._send = lambda group, message: None  # type: ignore[assignment]
-        from games import rendering
-
         played = 0
         for ruleset, options, people in GAMES:
             if args.game and ruleset not in args.game:
@@ -212,7 +215,11 @@ def main(argv: list[str] | None = None) -> int:
             merged: dict[str, Kind] = defaultdict(Kind)
             for number in range(args.games):
                 for name, kind in play(
-                    ruleset, options, people, args.seed * 1000 + number
+                    ruleset,
+                    options,
+                    people,
+                    args.seed * 1000 + number,
+                    keep=args.keep_tables,
                 ).items():
                     into = merged[name]
                     into.acts += kind.acts
@@ -222,9 +229,6 @@ def main(argv: list[str] | None = None) -> int:
                     into.unchanged += kind.unchanged
                     into.changed += kind.changed
                 played += 1
-                if not args.keep_tables:
-                    for table in rendering.tables_kept():
-                        rendering.forget_table(table)
                 gc.collect()
             for line in report(ruleset, merged):
                 print(line, flush=True)

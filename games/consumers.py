@@ -108,6 +108,16 @@ class Refused:
     error: requests.RequestError
 
 
+def table_left(game_id: int, code: str) -> None:
+    """The last socket of this process at a table closed: what the process kept to
+    push to the table's screens goes (the drawings, the shared regions' boards, the
+    snapshot). Kept, they stayed until the caches' bounds pushed them out, a
+    thousand tables later, and every full collection of Python's collector walked
+    them again (``python -m bench.moves`` prints what a process holds)."""
+    forget_table(game_id)
+    snapshots.forget(game_id, code)
+
+
 class SeatConsumer(AuthenticatedConsumer):
     """One open screen of a table, a seated player's or a spectator's: what the
     HTML and the JSON socket share."""
@@ -178,8 +188,7 @@ class SeatConsumer(AuthenticatedConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         await socket_closed(self)
         if not listening(self.game_id):
-            # Nobody here draws this table now: what drawing it kept goes with them.
-            forget_table(self.game_id)
+            table_left(self.game_id, self.code)
 
     @database_sync_to_async
     def _reachable(self) -> tuple[int, str] | None:

@@ -225,6 +225,16 @@ async def fetch(
         _reading.pop(key, None)
 
 
+def forget(game_id: int, code: str) -> None:
+    """Let go of a table's snapshot: its last socket in this process has closed. As
+    if the cache's bound had pushed it out, which may happen at any time: whoever
+    needs the table next reads it. Kept, a table's row, players and engine state
+    stayed for four thousand tables more, and each full collection of Python's
+    collector walked them again."""
+    _snapshots.pop((game_id, code))
+    _open_reads.discard_where(lambda key: key[0] == game_id)
+
+
 def forget_all() -> None:
     """Tests call this between runs that reuse ids."""
     _snapshots.clear()

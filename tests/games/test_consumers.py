@@ -14,7 +14,7 @@ from django.db import transaction
 from django.test import Client
 
 from config.asgi import application
-from games import engine, hooks, push, selectors, services
+from games import engine, hooks, push, selectors, services, snapshots
 from games.engine import oracle
 from games.models import Game
 from games.state import load_state
@@ -384,9 +384,9 @@ def _access_changed(game: Game) -> None:
 
 async def test_a_tables_drawings_go_when_its_last_screen_here_closes() -> None:
     """What this process keeps to draw a table's screens (shelves, the shared
-    regions' boards and drawings) goes when the table's last socket here closes,
-    and not before: another table's stays, and a screen that opens there again is
-    drawn afresh and pushed to as before."""
+    regions' boards and drawings, its snapshot) goes when the table's last socket
+    here closes, and not before: another table's stays, and a screen that opens
+    there again is drawn afresh and pushed to as before."""
     from games import rendering
 
     first = await sync_to_async(start_table)("partisans", 5)
@@ -408,6 +408,8 @@ async def test_a_tables_drawings_go_when_its_last_screen_here_closes() -> None:
     await two.disconnect()
     assert first.pk not in rendering.tables_kept()
     assert second.pk in rendering.tables_kept()
+    assert snapshots.cached(first.pk, first.code) is None
+    assert snapshots.cached(second.pk, second.code) is not None
 
     again = await connect(first_users[0], first.code)
     first = await sync_to_async(Game.objects.get)(pk=first.pk)
