@@ -66,9 +66,9 @@ def _named(kind: type) -> str:
     unlike the class itself, a key made of text and numbers alone is one the
     garbage collector stops looking at (it untracks a tuple of such values, a
     level of nesting at each collection it lives through), and thousands of
-    pieces are kept. The name
-    is the class's own with its identity: two classes never share one (the table
-    holds each class it names, so none is ever freed and its identity taken)."""
+    pieces are kept. The name is the class's own with its identity: two classes
+    never share one (the table holds each class it names, so none is ever freed
+    and its identity taken)."""
     name = _NAMES.get(kind)
     if name is None:
         name = _NAMES.setdefault(

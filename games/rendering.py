@@ -931,13 +931,12 @@ def tables_kept() -> set[int]:
 
 def forget_table(game_id: int) -> int:
     """Let go of what this process keeps to draw one table's screens (its shelves,
-    its shared regions' boards and drawings): its last socket here has closed. Kept,
-    they would stay until the caches' bounds pushed them out, a thousand tables
-    later: every table played added two thousand objects that each of Python's full
-    collections walked again (about 2 ms a table on a two-core machine, so a pause
-    of a quarter of a second after 120 tables, growing with every game), and a move
-    arriving then waited for it. A screen that opens there again draws afresh, as
-    the first one did. Returns how many entries went."""
+    its shared regions' boards and drawings): its last socket here has closed
+    (``games.consumers.table_left``). Kept, some two thousand objects a table stayed
+    until the caches' bounds pushed them out, and each full collection of Python's
+    collector walked them again: about 2 ms more a pause for every table played on
+    a two-core machine. A screen that opens there again draws afresh, as the first
+    one did. Returns how many entries went."""
 
     def at_table(key: tuple[Any, ...]) -> bool:
         return key[0] == game_id
