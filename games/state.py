@@ -31,10 +31,14 @@ def game_setup(game: Game) -> engine.GameSetup:
 
 
 def action_log(
-    game: Game, *, upto: int | None = None
+    game: Game, *, upto: int | None = None, after: int | None = None
 ) -> list[tuple[int, dict[str, Any]]]:
-    """The game's actions as (seat, action) pairs, oldest first: one query."""
+    """The game's actions as (seat, action) pairs, oldest first: one query. The
+    action that made version ``n`` is number ``n``: ``after`` leaves out those up
+    to that version, ``upto`` those past it."""
     actions = GameAction.objects.filter(game=game).order_by("number")
+    if after is not None:
+        actions = actions.filter(number__gt=after)
     if upto is not None:
         actions = actions.filter(number__lte=upto)
     return [
@@ -48,16 +52,42 @@ def remember(game: Game, state: Any) -> None:
     _cache.put((game.code, game.version), state)
 
 
+LOOK_BACK = 8
+"""How many versions back :func:`load_state` looks for a state this process holds."""
+
+
 def load_state(game: Game) -> Any:
-    """The engine state of ``game`` at its current version."""
-    state = _cache.get((game.code, game.version))
+    """The engine state of ``game`` at its current version.
+
+    A process that did not make a move learns of it by its push and holds the state
+    of the version before (its own sockets' last push put it here): it reads only
+    the actions since and applies them, as the process that made them did. Replaying
+    the whole game instead cost every other process of a site one full replay per
+    move, longer as the game went on. Only a process that holds no recent state of
+    the table (the first page after a restart) replays the game from its deal."""
+    key = (game.code, game.version)
+    state = _cache.get(key)
     if state is not None:
         return state
     # Only the actions up to this row's version: the row may be older than the log
     # (another move committed since it was read), and the state cached under
     # (code, version) must be exactly that version's.
-    state = engine.replay(game_setup(game), action_log(game, upto=game.version))
-    _cache.put((game.code, game.version), state)
+    for back in range(1, min(LOOK_BACK, game.version) + 1):
+        older = _cache.get((game.code, game.version - back))
+        if older is None:
+            continue
+        tail = action_log(game, after=game.version - back, upto=game.version)
+        if len(tail) == back:  # else (never for a committed row) replay it all
+            state = older
+            try:
+                for seat, action in tail:
+                    state, _events = engine.apply(state, seat, action)
+            except engine.IllegalAction:
+                state = None  # never for a committed log; the replay says where
+        break
+    if state is None:
+        state = engine.replay(game_setup(game), action_log(game, upto=game.version))
+    _cache.put(key, state)
     return state
 
 
