@@ -766,6 +766,10 @@ class Measure:
     # of the two it is.
     turns: Turns | None = None
     turn: int = 0
+    # Taking turns: how many times the turn passed, and the window's seconds that
+    # were this table's own (the site's moves a second count only those).
+    handovers: int | None = None
+    played_seconds: float | None = None
 
     def table_playing(self) -> None:
         """One more table has dealt its first game. Nobody moves before every table
@@ -1743,9 +1747,9 @@ async def taking_turns(
         run(args, players, *site, stats_dir, kind, (turns, 0), together),
         run(args, ([], []), *bare, None, "floor", (turns, 1), together),
     )
-    measure.handovers = turns.handed  # type: ignore[attr-defined]
-    measure.played_seconds = turns.held(0, measure.window)  # type: ignore[attr-defined]
-    floor.played_seconds = turns.held(1, floor.window)  # type: ignore[attr-defined]
+    measure.handovers = turns.handed
+    measure.played_seconds = turns.held(0, measure.window)
+    floor.played_seconds = turns.held(1, floor.window)
     return measure, floor
 
 
@@ -1905,8 +1909,7 @@ def report(
     if statements and args.statements:
         statements_report(statements, measure.actions, args.statements)
     print(f"tables: {measure.tables}")
-    # Taking turns with the floor, the site played only in its own turns.
-    seconds = getattr(measure, "played_seconds", args.seconds)
+    seconds = measure.played_seconds or args.seconds
     print(f"actions_per_s: {measure.actions / seconds:.1f}")
     if args.serial:
         print(f"serial_moves_per_s: {measure.actions / seconds:.1f}")
@@ -1922,17 +1925,14 @@ def report(
         floor_ms = [1000 * value for value in floor.latencies]
         floor_p50 = percentile(floor_ms, 0.50)
         floor_p99 = percentile(floor_ms, 0.99)
-        handed = getattr(measure, "handovers", None)
-        print(
-            f"floor_moves_measured: {floor.actions} "
-            + (
-                f"(taking turns of {args.turns:g} s with the site: {handed} "
-                f"handovers, {measure.played_seconds:.1f} s the site's, "  # type: ignore[attr-defined]
-                f"{floor.played_seconds:.1f} s the floor's)"  # type: ignore[attr-defined]
-                if handed is not None
-                else "(after the site)"
+        how = "(after the site)"
+        if measure.handovers is not None:
+            how = (
+                f"(taking turns of {args.turns:g} s with the site: "
+                f"{measure.handovers} handovers, {measure.played_seconds:.1f} s the "
+                f"site's, {floor.played_seconds:.1f} s the floor's)"
             )
-        )
+        print(f"floor_moves_measured: {floor.actions} {how}")
         print(f"floor_p50_ms: {floor_p50:.1f}")
         print(f"floor_p99_ms: {floor_p99:.1f}")
         _per_move(floor, "floor_")
@@ -2086,6 +2086,7 @@ def main(argv: list[str] | None = None) -> None:
         asyncio.run(servers_ready(ports))
         floor = None
         if args.floor and args.serial and args.turns > 0:
+            site = (ports, [p.pid for p, _ in servers])
             bare = dict(environment)
             bare.pop("DJANGO_SETTINGS_MODULE", None)
             floor_servers = servers_start(bare, args.workers, "floor_application")
@@ -2096,7 +2097,7 @@ def main(argv: list[str] | None = None) -> None:
                 taking_turns(
                     args,
                     players,
-                    (ports, [p.pid for p, _ in servers[: len(ports)]]),
+                    site,
                     (floor_ports, [p.pid for p, _ in floor_servers]),
                     stats_dir,
                     kind,

@@ -920,33 +920,33 @@ def drawings_kept() -> tuple[int, int]:
     return len(made), sum(len(d.html) for d in made)
 
 
+_BY_TABLE: tuple[LRU[Any, Any], ...] = (_shelves, _shared_memos, _shared, _started)
+"""The caches filed by table id first: what this process keeps to draw a table."""
+
+
 def tables_kept() -> set[int]:
     """The tables this process keeps drawings or boards of (for tests and benches)."""
     return {
         key[0]
-        for cache in (_shelves, _shared_memos, _shared, _started)
+        for cache in _BY_TABLE
         for key in cache.keys()  # noqa: SIM118 - an LRU, not a dict
     }
 
 
-def forget_table(game_id: int) -> int:
+def forget_table(game_id: int) -> None:
     """Let go of what this process keeps to draw one table's screens (its shelves,
     its shared regions' boards and drawings): its last socket here has closed
     (``games.consumers.table_left``). Kept, some two thousand objects a table stayed
     until the caches' bounds pushed them out, and each full collection of Python's
     collector walked them again: about 2 ms more a pause for every table played on
     a two-core machine. A screen that opens there again draws afresh, as the first
-    one did. Returns how many entries went."""
+    one did."""
 
     def at_table(key: tuple[Any, ...]) -> bool:
         return key[0] == game_id
 
-    return (
-        _shelves.discard_where(at_table)
-        + _shared_memos.discard_where(at_table)
-        + _shared.discard_where(at_table)
-        + _started.discard_where(at_table)
-    )
+    for cache in _BY_TABLE:
+        cache.discard_where(at_table)
 
 
 def forget_all() -> None:

@@ -79,11 +79,8 @@ def load_state(game: Game) -> Any:
         tail = action_log(game, after=game.version - back, upto=game.version)
         if len(tail) == back:  # else (never for a committed row) replay it all
             state = older
-            try:
-                for seat, action in tail:
-                    state, _events = engine.apply(state, seat, action)
-            except engine.IllegalAction:
-                state = None  # never for a committed log; the replay says where
+            for seat, action in tail:
+                state, _events = engine.apply(state, seat, action)
         break
     if state is None:
         state = engine.replay(game_setup(game), action_log(game, upto=game.version))
