@@ -85,7 +85,10 @@ and the two tables take turns of ``--turns`` seconds (1 by default) over the sam
 measured window, one move in flight between them: on a shared machine whose speed
 drifts from minute to minute, the floor measured after the site made a different
 ratio each run. ``--turns 0`` measures the floor after the site, as before. Moves a
-second count the seconds of a table's own turns.
+second count the seconds of a table's own turns. A serial run ends with where its
+tail comes from: ``tail_over_ms``, how many moves took longer than three times the
+floor's p99, and a ``tail_kind`` line for each kind of move (the form's action;
+``end`` for a move that ended a game) with its count, p50, p99 and such moves.
 
 Every mode also prints ``cpu_ms_per_move`` (the server processes' user and system
 CPU time over the measured seconds, from /proc, per move) and ``bytes_per_push``
@@ -1952,6 +1955,47 @@ def report(
                 f" ratio_post_p99: "
                 f"{percentile(posts, 0.99) / percentile(bare, 0.99):.1f}"
             )
+    if args.serial:
+        threshold = None
+        if floor is not None and floor.latencies:
+            threshold = 3 * percentile([1000 * v for v in floor.latencies], 0.99)
+        for line in tail_lines(measure.moves, threshold):
+            print(line)
+
+
+def tail_lines(
+    moves: list[tuple[str, int, float, str, bool]], over_ms: float | None
+) -> list[str]:
+    """Where a serial run's tail comes from, by kind of move (the form's ``action``;
+    ``end`` for the move that ended a game): how many, their p50 and p99, and how
+    many took longer than ``over_ms`` (three times the floor's p99, the target),
+    the kinds with most such moves first. Without ``over_ms`` (no floor), by count."""
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for _game, _version, seconds, kind, ended in moves:
+        by_kind["end" if ended else kind or "?"].append(1000 * seconds)
+    if not by_kind:
+        return []
+
+    def over(values: list[float]) -> int:
+        return sum(value > over_ms for value in values) if over_ms is not None else 0
+
+    ordered = sorted(by_kind.items(), key=lambda item: (-over(item[1]), -len(item[1])))
+    lines = []
+    if over_ms is not None:
+        total = sum(len(values) for values in by_kind.values())
+        slow = sum(over(values) for values in by_kind.values())
+        lines.append(
+            f"tail_over_ms: {over_ms:.1f} (3x the floor's p99): {slow} of {total} "
+            f"moves ({100 * slow / total:.1f}%)"
+        )
+    for kind, values in ordered:
+        lines.append(
+            f"tail_kind: {kind} moves={len(values)} "
+            f"p50_ms={percentile(values, 0.5):.1f} "
+            f"p99_ms={percentile(values, 0.99):.1f}"
+            + (f" over={over(values)}" if over_ms is not None else "")
+        )
+    return lines
 
 
 def _per_move(measure: Measure, prefix: str) -> None:
