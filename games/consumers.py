@@ -38,6 +38,7 @@ from games.rendering import (
     forget_table,
     render_chat_line,
     render_error,
+    render_quiet,
     render_update,
     render_whole,
 )
@@ -144,6 +145,12 @@ class SeatConsumer(AuthenticatedConsumer):
         in the database thread"."""
         raise NotImplementedError
 
+    def quiet_frame(self, snapshot: snapshots.Snapshot) -> str | None:
+        """The push of ``snapshot`` made without this seat's view, where the move
+        left the seat's own parts as they were (``Snapshot.quiet``); None to draw
+        it from the view."""
+        return None
+
     def chat_frame(self, message: ChatMessage) -> str:
         """The frame of a new chat line (called in the database thread)."""
         raise NotImplementedError
@@ -226,8 +233,10 @@ class SeatConsumer(AuthenticatedConsumer):
     def _seat_frame(
         self, snapshot: snapshots.Snapshot, *, on_loop: bool, full: bool
     ) -> str | None:
-        seat = snapshot_seat_view(snapshot, self.scope["user"])
-        frame = self.seat_frame(seat, on_loop=on_loop, full=full)
+        frame = None if full else self.quiet_frame(snapshot)
+        if frame is None:
+            seat = snapshot_seat_view(snapshot, self.scope["user"])
+            frame = self.seat_frame(seat, on_loop=on_loop, full=full)
         if frame is not None:
             game = snapshot.game
             if self.sent is None or game.version >= self.sent[0]:
@@ -376,6 +385,38 @@ class HtmlSeatConsumer(SeatConsumer):
     # What each of this screen's own parts was last drawn from (games.drawn): a part
     # whose inputs did not change is not drawn again.
     drawn: dict[str, Any] | None = None
+    # The seat this screen's player holds (None: a spectator or the moderator), as
+    # its last frame drawn from its view found it: seats never change after the
+    # start.
+    position: int | None = None
+    # A line of a side's private channel came since this screen's last frame drawn
+    # from its view: that channel shows in the seat's card, so its next push is
+    # drawn.
+    side_chat_heard: bool = False
+
+    def quiet_frame(self, snapshot: snapshots.Snapshot) -> str | None:
+        # Only a push to a seat whose own parts stand as they were when this socket
+        # last sent them (the moves since left it quiet), in the same status: then
+        # its push is the state and the shared regions' changes, the same as
+        # drawing the seat would find.
+        game = snapshot.game
+        since = snapshot.quiet.get(self.position) if self.position is not None else None
+        if (
+            since is None
+            or self.side_chat_heard
+            or self.parts_sent is None
+            or self.sent is None
+            or self.parts_status != game.status
+            or self.sent[1] != game.status
+            or not since <= self.sent[0] < game.version
+        ):
+            return None
+        with translation.override(self.language):
+            made = render_quiet(game, snapshot.public_view(), self.parts_sent)
+        if made is None:
+            return None
+        frame, self.parts_sent = made
+        return frame
 
     def seat_frame(self, seat: SeatView, *, on_loop: bool, full: bool) -> str | None:
         # A readable private channel needs a query. A finished game's are read
@@ -426,7 +467,13 @@ class HtmlSeatConsumer(SeatConsumer):
                     presence=status != self.parts_status,
                 )
         self.parts_sent, self.parts_status = shown, status
+        self.position, self.side_chat_heard = seat.position, False
         return frame
+
+    async def chat_posted(self, event: dict[str, Any]) -> None:
+        if event.get("channel") != ChatMessage.Channel.TABLE:
+            self.side_chat_heard = True
+        await super().chat_posted(event)
 
     def chat_frame(self, message: ChatMessage) -> str:
         with translation.override(self.language):

@@ -895,7 +895,21 @@ def _own_unchanged(
             return None
     if not _sent_as_drawn(own, EXTRAS, sent.get("table-extras")):
         return None
-    frame = [render_state(game, oob=True, countdown=bool(context.get("countdown")))]
+    return _shared_frame(game, regions, sent, shared, bool(context.get("countdown")))
+
+
+def _shared_frame(
+    game: Game,
+    regions: Sequence[Region],
+    sent: Mapping[str, str],
+    shared: Mapping[str, str],
+    countdown: bool,
+) -> tuple[str, dict[str, str]] | None:
+    """The push of a screen whose own parts are as they were: the table's state and
+    the changes of the shared regions (``shared``: this version's, drawn once for
+    every screen) from what the socket was sent; and the parts it then shows. None
+    if a shared region is not drawn."""
+    frame = [render_state(game, oob=True, countdown=countdown)]
     shown = dict(sent)
     for region in regions:
         if region.shared:
@@ -906,6 +920,27 @@ def _own_unchanged(
             _send_region(frame, region, sent.get(key), html)
             shown[key] = html
     return "".join(frame), shown
+
+
+def render_quiet(
+    game: Game, public_view: Mapping[str, Any] | None, sent: Mapping[str, str]
+) -> tuple[str, dict[str, str]] | None:
+    """The push of a seat whose own parts the moves since its socket's last frame
+    (``sent``) left as they were (``Family.quiet_seats``, ``Snapshot.quiet``): what
+    :func:`render_update` would find by drawing the seat's view and page, made
+    without them. None, and the seat's push is drawn
+    as usual, when this version's shared regions are not drawn yet in the active
+    language (a first screen draws them) or a countdown runs (a family's timer,
+    drawn with the seat's page)."""
+    if public_view is None:
+        return None
+    family = family_of(game.ruleset)
+    if family.countdown(public_view) is not None:
+        return None
+    shared = _shared.get(_shared_key(game, translation.get_language()))
+    if shared is None:
+        return None
+    return _shared_frame(game, family.regions, sent, shared, False)
 
 
 def _sent_as_drawn(own: _Own, template: str, sent: str | None) -> bool:

@@ -412,16 +412,24 @@ def _act(
                 if written != 1:
                     raise _Stale
 
+        decision = (game.turn, game.phase)
         try:
             new_state, fields = _apply_move(
                 game, seats, state, position, move, claim=claim
             )
         except engine.IllegalAction as exc:
             raise errors.IllegalMove(exc, private=family.private_refusal(move)) from exc
+        quiet: frozenset[int] = frozenset()
+        if (
+            game.status == Game.Status.PLAYING
+            and (game.turn, game.phase) == decision
+            and position != engine.MODERATOR
+        ):
+            quiet = family.quiet_seats(move, position, seats)
         if optimistic:
-            _after_save(game, new_state)
+            _after_save(game, new_state, quiet)
         else:
-            _save_move(game, new_state, fields)
+            _save_move(game, new_state, fields, quiet)
     return game
 
 
@@ -478,22 +486,28 @@ def _apply_move(
     return new_state, fields
 
 
-def _save_move(game: Game, new_state: Any, fields: list[str]) -> None:
+def _save_move(
+    game: Game, new_state: Any, fields: list[str], quiet: frozenset[int] = frozenset()
+) -> None:
     """Write the row after one or more moves and push once the transaction commits."""
     game.save(update_fields=sorted(set(fields)))
-    _after_save(game, new_state)
+    _after_save(game, new_state, quiet)
 
 
-def _after_save(game: Game, new_state: Any) -> None:
+def _after_save(
+    game: Game, new_state: Any, quiet: frozenset[int] = frozenset()
+) -> None:
     """What follows a move's row being written: the end of a game's hooks, and
-    after the commit the caches and the push."""
+    after the commit the caches and the push. ``quiet``: the seats whose own parts
+    of the page the move left as they were (``Family.quiet_seats``), kept with the
+    snapshot in this process alone."""
     over = game.status != Game.Status.PLAYING
     if over:
         hooks.game_finished(game)
 
     def committed() -> None:
         remember(game, new_state)
-        snapshots.committed(game, new_state)
+        snapshots.committed(game, new_state, quiet)
 
     transaction.on_commit(committed)
     push.table_changed_on_commit(game, lobby=over)

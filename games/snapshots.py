@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,11 @@ class Snapshot:
     players: tuple[Player, ...]
     positions: dict[int, int | None]  # user id -> seat position
     state: Any = None  # the engine state at ``game.version``, once started
+    # For each seat whose own parts of the page stand as they were before the move
+    # that made this version (``Family.quiet_seats``), the version since which they
+    # have (the moves since left it quiet too). Known only to the process that took
+    # the moves, and never sent anywhere.
+    quiet: Mapping[int, int] = field(default_factory=dict)
     # The spectator's view of ``state``, drawn once for every socket that pushes
     # this snapshot (each seat's own view is still its own).
     _public: list[Any] = field(default_factory=list, compare=False, repr=False)
@@ -117,7 +123,7 @@ def of(game: Game) -> Snapshot:
     return snapshot
 
 
-def committed(game: Game, state: Any) -> None:
+def committed(game: Game, state: Any, quiet: Iterable[int] = ()) -> None:
     """The service committed a move of a started table: keep its new row and state,
     with the players this process already knows (seats never change after the start),
     so that every socket here answers the push without the database. Called after
@@ -126,7 +132,10 @@ def committed(game: Game, state: Any) -> None:
 
     The move that ends a game also reads the game's private channels, open to
     every seat now (``selectors.finished_chats``): each socket's last push shows
-    them, and without them kept each socket went off the loop to read them itself."""
+    them, and without them kept each socket went off the loop to read them itself.
+
+    ``quiet``: the seats whose own parts of the page the move left as they were
+    (``Family.quiet_seats``, ``Snapshot.quiet``)."""
     if game.status == Game.Status.FINISHED:
         try:
             finished_chats(game)
@@ -141,7 +150,22 @@ def committed(game: Game, state: Any) -> None:
     row.host = known.game.host
     if game.status == Game.Status.PLAYING:
         row.next_game = None
-    _keep(Snapshot(row, known.players, known.positions, state))
+    _keep(
+        Snapshot(
+            row, known.players, known.positions, state, quiet=_quiet(known, game, quiet)
+        )
+    )
+
+
+def _quiet(known: Snapshot, game: Game, seats: Iterable[int]) -> dict[int, int]:
+    """``Snapshot.quiet`` of ``game``'s new version, whose move left ``seats``
+    quiet: since the version before, or since when the snapshot of that version
+    says (a seat quiet move after move). A snapshot of another version (a move
+    another process took, or one whose commit came first) says nothing."""
+    before = game.version - 1
+    if known.game.version == before and known.game.status == game.status:
+        return {seat: known.quiet.get(seat, before) for seat in seats}
+    return dict.fromkeys(seats, before)
 
 
 def covering(game_id: int, code: str, push: tuple[int, str]) -> Snapshot | None:

@@ -12,7 +12,7 @@ fields: adding a game is a folder and one line in ``games.families.FAMILIES``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -151,6 +151,21 @@ class Family:
         engine has no clock: the platform counts from that action's time in the log,
         so a reload or a restart shows the same end (``games.rendering``)."""
         return None
+
+    def quiet_seats(
+        self, action: Mapping[str, Any], position: int, positions: Iterable[int]
+    ) -> frozenset[int]:
+        """The seats (of ``positions``) whose own parts of the live page, their
+        regions but the shared ones and their extras, ``action`` by the seat at
+        ``position`` leaves exactly as they were. Asked only of a move a person made
+        that left the same decision open (the table's turn and phase unchanged: more
+        seats to decide), and only for the process that took it, never told to
+        anyone. A push to such a seat is the table's state and the shared regions'
+        changes (``games.rendering.render_quiet``), without drawing its view and
+        page again to find the same. The default: none. A family that names seats
+        here keeps it true of its templates: ``tests/games/test_quiet.py`` checks
+        every such push against the one drawn in full."""
+        return frozenset()
 
     def parse_move(self, fields: Any) -> dict[str, Any]:
         """The engine action a page's form fields (a QueryDict, or the same fields

@@ -4,7 +4,7 @@ family's own module."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -23,6 +23,9 @@ from games.families.resistance import (
 )
 from games.families.resistance.words import WORDS, Words
 from games.models import Game, Seat
+
+_QUIET_MOVES = frozenset({"vote", "play"})
+"""The moves that may leave every other seat quiet (``quiet_seats``)."""
 
 
 class ResistanceFamily(Family):
@@ -68,6 +71,17 @@ class ResistanceFamily(Family):
         self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
     ) -> Any:
         return presenters.board(view, names, playing=playing)
+
+    def quiet_seats(
+        self, action: Mapping[str, Any], position: int, positions: Iterable[int]
+    ) -> frozenset[int]:
+        # A vote or a mission card that leaves the decision open changes the
+        # mover's own card and the shared regions (who has voted or played), and
+        # nothing any other seat shows of its own: votes and cards stay secret until
+        # the last one is in, and no seat's card shows another's progress.
+        if action.get("type") in _QUIET_MOVES:
+            return frozenset(seat for seat in positions if seat != position)
+        return frozenset()
 
     def parse_move(self, fields: Any) -> dict[str, Any]:
         return moves.parse_move(fields)
