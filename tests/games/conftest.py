@@ -24,7 +24,10 @@ def seated_users(game: Game) -> dict[int, User]:
 def start_table(
     ruleset: str = "partisans", players: int = 5, options: dict[str, Any] | None = None
 ) -> Game:
-    users = UserFactory.create_batch(players)
+    """A table of ``players`` seats, started; a moderated game's host (one more
+    user) moderates it."""
+    moderated = engine.get_ruleset(ruleset).has_moderator
+    users = UserFactory.create_batch(players + moderated)
     game = services.game_create(
         host=users[0], ruleset=ruleset, seat_count=players, options=options or {}
     )

@@ -27,6 +27,7 @@ from games.models import Game
 from games.selectors import table_context
 from games.state import load_state
 from tests.factories import UserFactory
+from tests.games.conftest import start_table
 
 
 class Obj:
@@ -232,17 +233,6 @@ GAMES = [
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
-def _start(ruleset: str, players: int, options: dict[str, Any]) -> Game:
-    moderated = engine.get_ruleset(ruleset).has_moderator
-    users = UserFactory.create_batch(players + moderated)
-    game = services.game_create(
-        host=users[0], ruleset=ruleset, seat_count=players, options=options
-    )
-    for user in users[1:]:
-        services.seat_join(game=game, user=user)
-    return services.game_start(game=game, user=users[0])
-
-
 def _viewers(game: Game) -> dict[Any, Any]:
     """Every seat's player, the moderator (in a moderated game) and a spectator."""
     viewers: dict[Any, Any] = {
@@ -290,7 +280,7 @@ def test_every_push_equals_a_fresh_drawing(
     ruleset: str, players: int, options: dict[str, Any], seed: int
 ) -> None:
     rendering.forget_all()
-    game = _start(ruleset, players, options)
+    game = start_table(ruleset, players, options)
     viewers = _viewers(game)
     tokens = {key: f"{n:064x}" for n, key in enumerate(viewers, start=7)}
     memos: dict[Any, dict[str, Any]] = {key: {} for key in viewers}
@@ -444,7 +434,7 @@ def test_a_push_of_changed_rows_rebuilds_every_part(
     ruleset: str, players: int, options: dict[str, Any], seed: int
 ) -> None:
     rendering.forget_all()
-    game = _start(ruleset, players, options)
+    game = start_table(ruleset, players, options)
     viewers = _viewers(game)
     sent: dict[Any, dict[str, str]] = {}
     pages: dict[Any, dict[str, str]] = {}
@@ -503,7 +493,7 @@ def test_a_push_that_finds_a_screens_own_parts_unchanged_equals_a_fresh_drawing(
     # made without drawing them (rendering._own_unchanged). The page that push
     # leaves must still be, part by part, what Django draws afresh with no cache.
     rendering.forget_all()
-    game = _start(ruleset, players, options)
+    game = start_table(ruleset, players, options)
     viewers = _viewers(game)
     tokens = {key: f"{n:064x}" for n, key in enumerate(viewers, start=3)}
     sent: dict[Any, dict[str, str]] = {}
@@ -582,7 +572,7 @@ def test_a_vote_that_changes_nothing_in_the_record_does_not_work_it_out_again(
     from games.families.resistance import presenters
 
     rendering.forget_all()
-    game = _start("partisans", 7, {"check": True})
+    game = start_table("partisans", 7, {"check": True})
     viewer = _viewers(game)[0]
     memo: dict[Any, Any] = {}
     drawings: list[str] = []

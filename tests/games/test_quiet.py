@@ -20,6 +20,7 @@ from games.families.registry import family_of
 from games.models import Game
 from games.state import load_state
 from tests.factories import UserFactory
+from tests.games.conftest import seated_users, start_table
 
 GAMES = [
     ("partisans", 7, {"scout": True, "check": True}, 31),
@@ -55,6 +56,10 @@ def _socket(kind: type[HtmlSeatConsumer], user: Any, game: Game, n: int) -> Any:
     return socket
 
 
+def _moderator(game: Game) -> list[Any]:
+    return [game.moderator] if game.moderator is not None else []
+
+
 def _push(socket: Any, game: Game) -> str | None:
     """The socket's push for ``game``'s version, on the event loop where it can be
     drawn there (as the consumer does), else off it."""
@@ -78,16 +83,10 @@ def test_a_quiet_seats_push_is_the_one_its_drawing_would_make(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     rendering.forget_all()
-    moderated = engine.get_ruleset(ruleset).has_moderator
-    users = UserFactory.create_batch(players + moderated)
-    game = services.game_create(
-        host=users[0], ruleset=ruleset, seat_count=players, options=options
-    )
-    for user in users[1:]:
-        services.seat_join(game=game, user=user)
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_start(game=game, user=users[0])
-    viewers = [*users, UserFactory()]  # every seat, the moderator, a spectator
+        game = start_table(ruleset, players, options)
+    # Every seat, the moderator of a moderated game, and a spectator.
+    viewers = [*seated_users(game).values(), *_moderator(game), UserFactory()]
     pairs = [
         (_socket(HtmlSeatConsumer, user, game, n), _socket(_Drawing, user, game, n))
         for n, user in enumerate(viewers)
@@ -159,12 +158,8 @@ def test_a_quiet_seats_push_is_the_one_its_drawing_would_make(
 def test_only_the_process_that_took_the_move_knows_its_quiet_seats(
     monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
-    users = UserFactory.create_batch(5)
-    game = services.game_create(host=users[0], ruleset="partisans", seat_count=5)
-    for user in users[1:]:
-        services.seat_join(game=game, user=user)
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_start(game=game, user=users[0])
+        game = start_table("partisans", 5)
     snapshots.for_push(game.pk, game.code, None)  # as a socket's connect reads it
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(push, "_send", lambda group, message: sent.append(message))
@@ -200,12 +195,9 @@ def test_a_side_channels_line_makes_the_next_push_drawn(
     # A side's private channel shows in the seat's card: after a line of it, the
     # card is drawn again at the next push even if the move left the seat quiet.
     # (A line of the table's channel is outside the live area.)
-    users = UserFactory.create_batch(5)
-    game = services.game_create(host=users[0], ruleset="partisans", seat_count=5)
-    for user in users[1:]:
-        services.seat_join(game=game, user=user)
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_start(game=game, user=users[0])
+        game = start_table("partisans", 5)
+    users = list(seated_users(game).values())
     sockets = [_socket(HtmlSeatConsumer, user, game, 0) for user in users]
     snapshot = snapshots.for_push(game.pk, game.code, None)
     for socket in sockets:
