@@ -164,7 +164,11 @@ class Family:
         changes (``games.rendering.render_quiet``), without drawing its view and
         page again to find the same. The default: none. A family that names seats
         here keeps it true of its templates: ``tests/games/test_quiet.py`` checks
-        every such push against the one drawn in full."""
+        every such push against the one drawn in full. And the seats named must
+        follow from what every screen knows of the move (its kind, who made it),
+        never from a secret: a push whose seats are drawn comes a little later, and
+        its timing must tell nothing (a Mafia night's real choice and a sleeper's
+        tap look alike on every screen, so neither names any)."""
         return frozenset()
 
     def parse_move(self, fields: Any) -> dict[str, Any]:
