@@ -108,17 +108,10 @@ def test_a_quiet_seats_push_is_the_one_its_drawing_would_make(
     monkeypatch.setattr(consumers, "render_quiet", counted)
     rng = random.Random(seed)
     steps = quiet_moves = caught_up = 0
+    seats = seated_users(game)
     while game.status == Game.Status.PLAYING:
-        state = load_state(game)
-        position, action = engine.random_action(state, rng)
-        mover = next(
-            (
-                s.user
-                for s in game.seats.select_related("user")
-                if s.position == position
-            ),
-            game.moderator,
-        )
+        position, action = engine.random_action(load_state(game), rng)
+        mover = seats.get(position, game.moderator)
         with django_capture_on_commit_callbacks(execute=True):
             game = services.game_act(
                 game=game, user=mover, action=action, turn=game.turn
