@@ -168,7 +168,8 @@ class Family:
         follow from what every screen knows of the move (its kind, who made it),
         never from a secret: a push whose seats are drawn comes a little later, and
         its timing must tell nothing (a Mafia night's real choice and a sleeper's
-        tap look alike on every screen, so neither names any)."""
+        tap look alike on every screen: a rule that told them apart would tell the
+        table which one it was)."""
         return frozenset()
 
     def parse_move(self, fields: Any) -> dict[str, Any]:
