@@ -62,16 +62,20 @@ def _own_keys(shown: dict[str, str], shared: set[str]) -> list[str]:
     return [key for key in shown if key not in shared]
 
 
-def _seat_socket(user: Any, game: Any, token: str) -> Any:
-    """A table page's socket, as the consumer keeps its state, without a
-    connection: what ``HtmlSeatConsumer.on_connect`` sets, nothing more."""
+def seat_socket(
+    user: Any, game: Any, token: str, *, kind: Any = None, language: str = "ru"
+) -> Any:
+    """A table page's socket (an ``HtmlSeatConsumer``, or the subclass ``kind``), as
+    the consumer keeps its state, without a connection: what
+    ``HtmlSeatConsumer.on_connect`` sets, nothing more (tests use it too)."""
     from games.consumers import HtmlSeatConsumer
 
-    socket = HtmlSeatConsumer.__new__(HtmlSeatConsumer)
+    kind = kind or HtmlSeatConsumer
+    socket = kind.__new__(kind)
     socket.scope = {"user": user}
     socket.origin = "http://bench"
     socket.csrf_token = token
-    socket.language = "ru"
+    socket.language = language
     socket.game_id = game.pk
     socket.code = game.code
     socket.parts_sent = None
@@ -117,7 +121,7 @@ def play(
     }
     sockets = []
     for user in users:
-        socket = _seat_socket(user, game, f"{rng.getrandbits(256):064x}")
+        socket = seat_socket(user, game, f"{rng.getrandbits(256):064x}")
         snapshot = snapshots.for_push(game.pk, game.code, None)
         socket._seat_frame(snapshot, on_loop=False, full=True)
         sockets.append(socket)

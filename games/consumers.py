@@ -407,7 +407,6 @@ class HtmlSeatConsumer(SeatConsumer):
             or self.parts_sent is None
             or self.sent is None
             or self.parts_status != game.status
-            or self.sent[1] != game.status
             or not since <= self.sent[0] < game.version
         ):
             return None

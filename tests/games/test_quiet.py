@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bench.moves import seat_socket
 from games import consumers, engine, push, rendering, services, snapshots
 from games.consumers import HtmlSeatConsumer
 from games.families.registry import family_of
@@ -31,6 +32,7 @@ GAMES = [
     ("mafia_partisan", 10, {}, 36),
 ]
 _NOW = re.compile(r' data-now="\d+"')
+LANGUAGES = ("ru", "en", "fa")
 
 
 class _Drawing(HtmlSeatConsumer):
@@ -41,19 +43,14 @@ class _Drawing(HtmlSeatConsumer):
 
 
 def _socket(kind: type[HtmlSeatConsumer], user: Any, game: Game, n: int) -> Any:
-    """A table page's socket as ``HtmlSeatConsumer.on_connect`` leaves it, without
-    a connection."""
-    socket = kind.__new__(kind)
-    socket.scope = {"user": user}
-    socket.origin = "http://testserver"
-    socket.csrf_token = f"{n:064x}"
-    socket.language = ("ru", "en", "fa")[n % 3]
-    socket.game_id = game.pk
-    socket.code = game.code
-    socket.parts_sent = None
-    socket.drawn = None
-    socket.sent = None
-    return socket
+    """The ``n``th viewer's socket, without a connection, in one of three languages."""
+    return seat_socket(user, game, f"{n:064x}", kind=kind, language=LANGUAGES[n % 3])
+
+
+def _act(game: Game, user: Any, action: dict[str, Any], capture: Any) -> Game:
+    """``user``'s move, committed: the snapshot it leaves is kept (on commit)."""
+    with capture(execute=True):
+        return services.game_act(game=game, user=user, action=action, turn=game.turn)
 
 
 def _moderator(game: Game) -> list[Any]:
@@ -112,10 +109,7 @@ def test_a_quiet_seats_push_is_the_one_its_drawing_would_make(
     while game.status == Game.Status.PLAYING:
         position, action = engine.random_action(load_state(game), rng)
         mover = seats.get(position, game.moderator)
-        with django_capture_on_commit_callbacks(execute=True):
-            game = services.game_act(
-                game=game, user=mover, action=action, turn=game.turn
-            )
+        game = _act(game, mover, action, django_capture_on_commit_callbacks)
         steps += 1
         quiet_moves += bool(snapshots.cached(game.pk, game.code).quiet)  # type: ignore[union-attr]
         for number, (quiet, drawing) in enumerate(pairs):
@@ -161,10 +155,7 @@ def test_only_the_process_that_took_the_move_knows_its_quiet_seats(
         sent.clear()
         position, action = engine.random_action(load_state(game), rng)
         mover = game.seats.get(position=position).user
-        with django_capture_on_commit_callbacks(execute=True):
-            game = services.game_act(
-                game=game, user=mover, action=action, turn=game.turn
-            )
+        game = _act(game, mover, action, django_capture_on_commit_callbacks)
         snapshot = snapshots.cached(game.pk, game.code)
         assert snapshot is not None
         if snapshot.quiet:
@@ -199,10 +190,7 @@ def test_a_side_channels_line_makes_the_next_push_drawn(
     def move(position: int, action: dict[str, Any]) -> None:
         nonlocal game
         mover = game.seats.get(position=position).user
-        with django_capture_on_commit_callbacks(execute=True):
-            game = services.game_act(
-                game=game, user=mover, action=action, turn=game.turn
-            )
+        game = _act(game, mover, action, django_capture_on_commit_callbacks)
         drew.clear()
         for socket in sockets:
             _push(socket, game)
