@@ -1,5 +1,6 @@
 # The two commands a newcomer needs, and the pieces they are made of.
-#   make run    set everything up, then serve the site on http://127.0.0.1:8000 (SQLite)
+#   make run    set everything up, then serve the site on http://127.0.0.1:8000 (SQLite;
+#               PORT=8080 / HOST=0.0.0.0 to serve elsewhere)
 #   make test   set everything up, then run lint and the whole test suite
 # DATABASE_URL and REDIS_URL switch either to PostgreSQL and Redis.
 
@@ -16,10 +17,8 @@ run: setup
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_data
 	@echo "Podpolye: http://$(HOST):$(PORT)/  (demo players are listed above)"
-	@# The turn clocks' runner (time-outs, practice bots) runs beside the site.
-	$(BIN)/python manage.py run_clocks & clocks=$$!; \
-	trap 'kill $$clocks 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	@# The site and, beside it, the turn clocks' runner (time-outs, practice bots).
+	$(BIN)/python manage.py serve $(HOST):$(PORT)
 
 test: setup lint pytest
 

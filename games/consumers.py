@@ -26,14 +26,26 @@ from typing import Any, ClassVar
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db.models import Max
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from config.consumers import CLOSE_UNAUTHENTICATED, AuthenticatedConsumer
-from games import errors, hooks, payloads, push, requests, services, snapshots
+from games import errors, hooks, payloads, push, requests, rooms, services, snapshots
 from games.forms import move_from_fields
 from games.models import ChatMessage, Game
-from games.presence import listening, presence_heard, socket_closed, socket_opened
+from games.presence import (
+    Away,
+    away_json,
+    listening,
+    presence_heard,
+    render_notice,
+    socket_closed,
+    socket_opened,
+)
+from games.presence import (
+    read as read_away,
+)
 from games.rendering import (
     forget_table,
     render_chat_line,
@@ -131,6 +143,22 @@ class SeatConsumer(AuthenticatedConsumer):
     # (version, status) of the last seat sent: a push for a state already sent
     # (one that was read late, after a newer move) is skipped without a query.
     sent: tuple[int, str] | None = None
+    # The table's change number this socket's screen shows (``Game.change_id``,
+    # games.push), None until its first frame: a group message for the next number
+    # is taken as it comes; a later one, or a newer number the process's watch
+    # reads (games.rooms), makes the socket read the table afresh (catch_up).
+    change_id: int | None = None
+    # The id of the table's last chat line this socket knows of (sent or not
+    # readable by its viewer).
+    chat_seen: int = 0
+    _syncing: asyncio.Lock | None = None
+
+    @property
+    def syncing(self) -> asyncio.Lock:
+        """What a group message and the watch's catch-up take turns on."""
+        if self._syncing is None:
+            self._syncing = asyncio.Lock()
+        return self._syncing
 
     # What a subclass says --------------------------------------------------------
 
@@ -183,19 +211,121 @@ class SeatConsumer(AuthenticatedConsumer):
 
     async def on_connect(self) -> None:
         self.language = self.choose_language()
+        self.loop = asyncio.get_running_loop()
         for group in self.seat_groups():
             await self.channel_layer.group_add(group, self.channel_name)
         await socket_opened(self)
+        # Read before the first frame: that frame shows this change or a newer one,
+        # and every change after it comes as a message or is found by the watch.
+        marks = await self._marks()
+        if marks is None:
+            await self.close(code=CLOSE_NO_SUCH_TABLE)
+            return
+        change, self.chat_seen = marks
         await self.send_seat()
+        await self.connected()
+        self.change_id = change
+        rooms.joined(self)
+
+    async def connected(self) -> None:
+        """After the first frame (a subclass may send more)."""
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "game_id"):
             return  # refused before it joined anything
+        rooms.left(self)
         for group in self.seat_groups():
             await self.channel_layer.group_discard(group, self.channel_name)
         await socket_closed(self)
         if not listening(self.game_id):
             table_left(self.game_id, self.code)
+
+    @database_sync_to_async
+    def _marks(self) -> tuple[int, int] | None:
+        """The table's change number and its last chat line's id; None when it is
+        gone."""
+        found = (
+            Game.objects.filter(pk=self.game_id)
+            .annotate(last_chat=Max("chat__id"))
+            .values_list("change_id", "last_chat")
+            .first()
+        )
+        if found is None:
+            return None
+        return int(found[0]), int(found[1] or 0)
+
+    # Catching up -------------------------------------------------------------------
+
+    async def _follows(self, event: dict[str, Any]) -> bool:
+        """Whether to act on a group message's hint: yes for the change after the
+        one this screen shows; no for one it already shows (the watch caught up
+        first, or a message came late); for a later one, a change was missed, and
+        the screen catches up instead (called with ``syncing`` held)."""
+        change = event.get("change")
+        if not isinstance(change, int) or self.change_id is None:
+            return True
+        if change <= self.change_id:
+            return False
+        if change == self.change_id + 1:
+            self.change_id = change
+            return True
+        await self._catch_up()
+        return False
+
+    async def catch_up(self, change: int | None) -> None:
+        """The watch (games.rooms) read the table's change number ``change`` (None:
+        the table is gone): show the table as it is now, unless this screen
+        already does."""
+        async with self.syncing:
+            if change is not None and (
+                self.change_id is None or change <= self.change_id
+            ):
+                return
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Everything a screen may have missed, read afresh: the table (closed if it
+        is gone or no longer reachable), the chat lines since the last it knows,
+        who is away."""
+        found = await self._now()
+        if found is None:
+            await self.close(code=CLOSE_NO_SUCH_TABLE)
+            return
+        change, version, status = found
+        push = (version, status)
+        if not self._already_sent(push):
+            await self.send_seat(push, change)
+        for frame in await self._chat_frames_since():
+            await self.send(text_data=frame)
+        await presence_heard(self)
+        self.change_id = max(change, self.change_id or 0)
+
+    @database_sync_to_async
+    def _now(self) -> tuple[int, int, str] | None:
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None or hooks.access(game, self.scope["user"]) is hooks.Access.NONE:
+            return None
+        return int(game.change_id), int(game.version), str(game.status)
+
+    @database_sync_to_async
+    def _chat_frames_since(self) -> list[str]:
+        """The frames of the chat lines after ``chat_seen`` this viewer may read."""
+        lines = list(
+            ChatMessage.objects.select_related("author")
+            .filter(game_id=self.game_id, pk__gt=self.chat_seen)
+            .order_by("pk")
+        )
+        if not lines:
+            return []
+        self.chat_seen = max(line.pk for line in lines)
+        snapshot = snapshots.for_push(self.game_id, self.code, None)
+        if snapshot is None:
+            return []
+        seat = snapshot_seat_view(snapshot, self.scope["user"])
+        readable = visible_chat_channels(
+            seat.game, seat.view, seat.me is not None or seat.moderating
+        )
+        return [self.chat_frame(line) for line in lines if line.channel in readable]
 
     @database_sync_to_async
     def _reachable(self) -> tuple[int, str] | None:
@@ -209,7 +339,7 @@ class SeatConsumer(AuthenticatedConsumer):
     # The seat's view -------------------------------------------------------------
 
     async def send_seat(
-        self, push: tuple[int, str] | None = None, change: str | None = None
+        self, push: tuple[int, str] | None = None, change: int | None = None
     ) -> None:
         """This viewer's seat: on connect (a reconnect is a snapshot) and after every
         change. A push is answered from the table's snapshot (left by the service
@@ -263,24 +393,39 @@ class SeatConsumer(AuthenticatedConsumer):
     # Group messages --------------------------------------------------------------
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        push = (event.get("version", 0), event.get("status", ""))
-        if not self._already_sent(push):
-            change = event.get("change")
-            await self.send_seat(push, change if isinstance(change, str) else None)
+        async with self.syncing:
+            if not await self._follows(event):
+                return
+            push = (event.get("version", 0), event.get("status", ""))
+            if not self._already_sent(push):
+                change = event.get("change")
+                await self.send_seat(push, change if isinstance(change, int) else None)
 
     async def access_changed(self, event: dict[str, Any]) -> None:
         """Someone's access to this table changed (a club removed a member): a
         viewer who may no longer reach the table is disconnected at once."""
-        if await self._reachable() is None:
-            await self.close(code=CLOSE_NO_SUCH_TABLE)
+        async with self.syncing:
+            if await self._follows(event) and await self._reachable() is None:
+                await self.close(code=CLOSE_NO_SUCH_TABLE)
 
     async def presence_changed(self, event: dict[str, Any]) -> None:
-        await presence_heard(self)
+        async with self.syncing:
+            if await self._follows(event):
+                await presence_heard(self)
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
-        frame = await self._readable_chat(event["message_id"], event["channel"])
-        if frame is not None:
-            await self.send(text_data=frame)
+        async with self.syncing:
+            if not await self._follows(event):
+                return
+            message_id = event["message_id"]
+            frame = await self._readable_chat(message_id, event["channel"])
+            self.chat_seen = max(self.chat_seen, message_id)
+            if frame is not None:
+                await self.send(text_data=frame)
+
+    async def send_presence(self, away: tuple[Away, ...]) -> None:
+        """Who is away now, in the socket's own format."""
+        raise NotImplementedError
 
     @database_sync_to_async
     def _readable_chat(self, message_id: int, channel: str) -> str | None:
@@ -331,7 +476,8 @@ class SeatConsumer(AuthenticatedConsumer):
         except errors.GameError as exc:
             await self.send_error(exc)
             if isinstance(message, Move):
-                await self.send_seat()  # a refused move: where the table stands now
+                async with self.syncing:
+                    await self.send_seat()  # a refused move: where the table stands
 
     def _game(self) -> Game:
         game = Game.objects.filter(pk=self.game_id).first()
@@ -490,6 +636,11 @@ class HtmlSeatConsumer(SeatConsumer):
         action, turn = move_from_fields(self.ruleset, content)
         return Move(action, turn)
 
+    async def send_presence(self, away: tuple[Away, ...]) -> None:
+        with translation.override(self.language):
+            html = render_notice(away, oob=True)
+        await self.send(text_data=html)
+
     async def send_error(self, exc: Exception) -> None:
         private = bool(getattr(exc, "private", False))
         with translation.override(self.language):
@@ -533,6 +684,16 @@ class JsonSeatConsumer(SeatConsumer):
         if isinstance(message, SocketChat):
             return Chat(message.text, message.channel)
         return Move(requests.move_of(self.ruleset, message.action), message.turn)
+
+    async def connected(self) -> None:
+        # Who is away, after the view when someone is (no frame: nobody), then
+        # after every change of it.
+        away = await database_sync_to_async(read_away)(self.game_id)
+        if away:
+            await self.send_presence(away)
+
+    async def send_presence(self, away: tuple[Away, ...]) -> None:
+        await self.send_json({"type": "presence", "away": away_json(away)})
 
     async def send_error(self, exc: Exception) -> None:
         with translation.override(self.language):

@@ -143,6 +143,25 @@ class Game(models.Model):
         blank=True,
         help_text=_("A person at the table who is not a player (moderated games)."),
     )
+    moderator_away_since = models.DateTimeField(
+        _("moderator away since"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the moderator's last open screen of the table went away (empty "
+            "while one is open); see games/presence.py."
+        ),
+    )
+    change_id = models.PositiveBigIntegerField(
+        _("change number"),
+        default=0,
+        editable=False,
+        help_text=_(
+            "Counts every change the table's screens must show (a move, a seat, a "
+            "chat line, who is away): a screen that knows a lower number missed "
+            "something (games/push.py)."
+        ),
+    )
 
     class Meta:
         verbose_name = _("game")

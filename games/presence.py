@@ -42,7 +42,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connection
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from games import push
@@ -79,13 +79,20 @@ def stale() -> dt.timedelta:
 
 @dataclass(frozen=True)
 class Away:
-    """A seat whose player has no screen of the table open: public."""
+    """A seat whose player (or the table's moderator) has no screen of the table
+    open: public."""
 
-    position: int
+    position: int | None
+    """The seat; None for the moderator, who holds none."""
     name: str
     since: dt.datetime
-    until: dt.datetime
-    """When the grace runs out (``since`` + the grace)."""
+    until: dt.datetime | None
+    """When the grace runs out (``since`` + the grace) and the bot plays the seat's
+    moves; None for the moderator, whom the bot never stands in for."""
+
+    @property
+    def moderator(self) -> bool:
+        return self.position is None
 
 
 # --- sockets: called from the consumers' connect and disconnect -------------------
@@ -128,11 +135,8 @@ _OVER = frozenset({Game.Status.FINISHED, Game.Status.ABANDONED})
 
 
 async def presence_heard(consumer: Any) -> None:
-    """Someone at the table left or came back: read who is away now and, on a
-    page's socket, swap the notice in (a program's socket gets nothing: its seat's
-    envelope is unchanged)."""
-    if consumer.json_mode:
-        return
+    """Someone at the table left or came back: read who is away now and hand it to
+    the socket (``send_presence``: a page's notice, a program's list)."""
     sent = getattr(consumer, "sent", None)
     if sent is not None and sent[1] in _OVER:
         # A game that is over shows nobody away, and never will again: the notice
@@ -141,9 +145,22 @@ async def presence_heard(consumer: Any) -> None:
         # there read the table and send that same empty notice, once per departure.
         return
     away = await database_sync_to_async(read)(consumer.game_id)
-    with translation.override(consumer.language):
-        html = render_notice(away, oob=True)
-    await consumer.send(text_data=html)
+    await consumer.send_presence(away)
+
+
+def away_json(away: tuple[Away, ...]) -> list[dict[str, Any]]:
+    """Who is away, for programs: each seat (None: the moderator) with when its
+    player left and when the bot starts playing for it (None for the moderator)."""
+    return [
+        {
+            "seat": line.position,
+            "moderator": line.moderator,
+            "name": line.name,
+            "since": line.since.isoformat(),
+            "until": line.until.isoformat() if line.until is not None else None,
+        }
+        for line in away
+    ]
 
 
 async def _beat(game_id: int, user_id: int, channel: str) -> None:
@@ -198,10 +215,35 @@ def _beaten(game_id: int, user_id: int, channel: str) -> None:
 
 
 def _back(game_id: int, user_id: int) -> None:
-    if Seat.objects.filter(
+    back = Seat.objects.filter(
         game_id=game_id, user_id=user_id, away_since__isnull=False
-    ).update(away_since=None):
+    ).update(away_since=None)
+    back += Game.objects.filter(
+        pk=game_id, moderator_id=user_id, moderator_away_since__isnull=False
+    ).update(moderator_away_since=None)
+    if back:
         push.presence_changed_on_commit(game_id)
+
+
+def returned(game: Game, user_id: int) -> None:
+    """The player (or the moderator) opened the table's page: they are back from
+    now on, before their page's socket opens, so the clock's runner plays nothing
+    more for them (its moves take the table's row lock, as this does)."""
+    if game.status != Game.Status.PLAYING:
+        return
+    moderator_away = (
+        game.moderator_id == user_id and game.moderator_away_since is not None
+    )
+    if (
+        not moderator_away
+        and not Seat.objects.filter(
+            game_id=game.pk, user_id=user_id, away_since__isnull=False
+        ).exists()
+    ):
+        return
+    with _transaction():
+        _lock_table(game.pk)
+        _back(game.pk, user_id)
 
 
 def _closed(game_id: int, user_id: int, channel: str) -> None:
@@ -217,9 +259,13 @@ def _closed(game_id: int, user_id: int, channel: str) -> None:
 
 
 def _left(game_id: int, user_id: int, since: dt.datetime) -> None:
-    if Seat.objects.filter(
+    left = Seat.objects.filter(
         game_id=game_id, user_id=user_id, away_since__isnull=True
-    ).update(away_since=since):
+    ).update(away_since=since)
+    left += Game.objects.filter(
+        pk=game_id, moderator_id=user_id, moderator_away_since__isnull=True
+    ).update(moderator_away_since=since)
+    if left:
         push.presence_changed_on_commit(game_id)
 
 
@@ -312,6 +358,27 @@ def read(game_id: int) -> tuple[Away, ...]:
         for seat in seats
         if seat.position is not None and seat.away_since is not None
     )
+    moderator = (
+        Game.objects.filter(
+            pk=game_id,
+            status=Game.Status.PLAYING,
+            moderator_away_since__isnull=False,
+        )
+        .select_related("moderator")
+        .first()
+    )
+    if moderator is not None and moderator.moderator is not None:
+        since = moderator.moderator_away_since
+        assert since is not None
+        away = (
+            Away(
+                position=None,
+                name=moderator.moderator.display_name,
+                since=since,
+                until=None,
+            ),
+            *away,
+        )
     _known.put_if(game_id, (number, away), lambda current: current[0] < number)
     return away
 
@@ -346,16 +413,19 @@ def render_notice(away: tuple[Away, ...], *, oob: bool = False) -> SafeString:
     numerals = numerals_for()
     lines = []
     for seat in away:
-        left = max(0, int((seat.until - now).total_seconds() + 0.999))
-        lines.append(
-            {
-                "name": seat.name,
-                "since": int(seat.since.timestamp() * 1000),
+        line: dict[str, Any] = {
+            "name": seat.name,
+            "moderator": seat.moderator,
+            "since": int(seat.since.timestamp() * 1000),
+        }
+        if seat.until is not None:
+            left = max(0, int((seat.until - now).total_seconds() + 0.999))
+            line |= {
                 "until": int(seat.until.timestamp() * 1000),
                 "expired": not left,
                 "left": localize_text(f"{left // 60}:{left % 60:02d}"),
             }
-        )
+        lines.append(line)
     html = render_to_string(
         "games/_presence.html",
         {

@@ -1,8 +1,12 @@
 """Telling connected screens that a table changed, after the change is committed.
 
-A group message names the table, its new version and a token for the change (so the
-sockets of one process can share one read of it) and nothing else: no view, no
-role, no vote. Each connected seat's consumer then renders its own view (Zulip's
+Every change a screen must show (a move, a seat taken, a chat line, someone away) is
+counted in the table's row (``Game.change_id``, in the change's own transaction), and
+a group message names the table's new version and that number and nothing else: no
+view, no role, no vote. A socket that knows the number before it takes the message's
+hint; one that sees a gap (a message lost) or learns a newer number by looking
+(``games.rooms``: a change made by a process its layer cannot reach) reads the table
+afresh. Each connected seat's consumer then renders its own view (Zulip's
 send_event_on_commit; boardgame.io's playerView). A secret never travels through a
 group that two seats share.
 """
@@ -12,14 +16,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
-import itertools
 import logging
 import os
-import secrets
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import F
 
 from games.models import ChatMessage, Game
 
@@ -30,19 +33,6 @@ LOBBY_GROUP = "lobby"
 
 def table_group(game_id: int) -> str:
     return f"table-{game_id}"
-
-
-_SENDER = secrets.token_hex(6)
-"""This process among every process that pushes (it never repeats: made at start)."""
-_changes = itertools.count(1)
-
-
-def change_token() -> str:
-    """A name for one committed change, unique across processes and restarts: the
-    sockets that get its push may share one read of the table for it (before the
-    start, when the version stays 0 while seats are taken: games.snapshots.fetch).
-    It says nothing about the change."""
-    return f"{_SENDER}-{next(_changes)}"
 
 
 def _main_loop() -> asyncio.AbstractEventLoop | None:
@@ -81,10 +71,27 @@ def _send(group: str, message: dict[str, object]) -> None:
         logger.exception("push to %s failed", group)
 
 
-def table_changed_on_commit(game: Game, *, lobby: bool = True) -> None:
+def count_change(game: Game) -> int:
+    """Count one more change of the table in the caller's transaction (its row lock
+    on PostgreSQL orders the changes): the new ``Game.change_id``, also set on
+    ``game``. A move counts its change itself, in the row it saves (``written``)."""
+    Game.objects.filter(pk=game.pk).update(change_id=F("change_id") + 1)
+    game.change_id = (
+        Game.objects.filter(pk=game.pk).values_list("change_id", flat=True).first() or 0
+    )
+    return int(game.change_id)
+
+
+def table_changed_on_commit(
+    game: Game, *, lobby: bool = True, written: bool = False
+) -> None:
     """Push after commit. ``lobby``: the change shows in the lobby's list too (seats
-    taken, a start, an end), so the lobby's screens refresh their list."""
+    taken, a start, an end), so the lobby's screens refresh their list. ``written``:
+    the caller's save of the row already carries the change's number."""
+    if not written:
+        count_change(game)
     game_id, version, status = game.pk, game.version, game.status
+    change = int(game.change_id)
 
     def send() -> None:
         _send(
@@ -93,7 +100,7 @@ def table_changed_on_commit(game: Game, *, lobby: bool = True) -> None:
                 "type": "table.changed",
                 "version": version,
                 "status": status,
-                "change": change_token(),
+                "change": change,
             },
         )
         if lobby:
@@ -105,21 +112,29 @@ def table_changed_on_commit(game: Game, *, lobby: bool = True) -> None:
 def access_changed_on_commit(game: Game) -> None:
     """Tell the table's sockets to check again who may still reach it (an app that
     restricts tables, such as a club removing a member, calls this)."""
-    game_id = game.pk
+    game_id, change = game.pk, count_change(game)
 
     def send() -> None:
-        _send(table_group(game_id), {"type": "access.changed"})
+        _send(table_group(game_id), {"type": "access.changed", "change": change})
 
     transaction.on_commit(send)
 
 
 def chat_posted_on_commit(game: Game, message: ChatMessage) -> None:
+    """A chat line to push; its change was counted (:func:`count_change`) before the
+    line was written, so that a table's lines commit in the order of their ids."""
     game_id, message_id, channel = game.pk, message.pk, message.channel
+    change = int(game.change_id)
 
     def send() -> None:
         _send(
             table_group(game_id),
-            {"type": "chat.posted", "message_id": message_id, "channel": channel},
+            {
+                "type": "chat.posted",
+                "message_id": message_id,
+                "channel": channel,
+                "change": change,
+            },
         )
 
     transaction.on_commit(send)
@@ -128,8 +143,9 @@ def chat_posted_on_commit(game: Game, message: ChatMessage) -> None:
 def presence_changed_on_commit(game_id: int) -> None:
     """Someone at the table left or came back (``games.presence``): each socket
     reads who is away now. The message itself names no one."""
+    change = count_change(Game(pk=game_id))
 
     def send() -> None:
-        _send(table_group(game_id), {"type": "presence.changed"})
+        _send(table_group(game_id), {"type": "presence.changed", "change": change})
 
     transaction.on_commit(send)

@@ -237,8 +237,10 @@ def game_start(*, game: Game, user: User) -> Game:
         game.started_at = now
         game.last_action_at = now
         _set_deadline(game, state, changed=True)
+        game.change_id += 1
         game.save(
             update_fields=[
+                "change_id",
                 "deadline",
                 "seed",
                 "status",
@@ -250,7 +252,7 @@ def game_start(*, game: Game, user: User) -> Game:
             ]
         )
         transaction.on_commit(lambda: remember(game, state))
-        push.table_changed_on_commit(game)
+        push.table_changed_on_commit(game, written=True)
     return game
 
 
@@ -282,9 +284,10 @@ def game_rematch(*, game: Game, user: User) -> Game:
         if not moderated:
             Seat.objects.create(game=new, user=user)
         game.next_game = new
-        game.save(update_fields=["next_game"])
+        game.change_id += 1
+        game.save(update_fields=["next_game", "change_id"])
         hooks.rematch_opened(game, new)
-        push.table_changed_on_commit(game, lobby=False)
+        push.table_changed_on_commit(game, lobby=False, written=True)
         push.table_changed_on_commit(new)
     return new
 
@@ -302,8 +305,9 @@ def game_abandon(*, game: Game, user: User | None) -> Game:
         game.status = Game.Status.ABANDONED
         game.finished_at = timezone.now()
         game.deadline = None
-        game.save(update_fields=["status", "finished_at", "deadline"])
-        push.table_changed_on_commit(game, lobby=True)
+        game.change_id += 1
+        game.save(update_fields=["status", "finished_at", "deadline", "change_id"])
+        push.table_changed_on_commit(game, lobby=True, written=True)
     return game
 
 
@@ -368,7 +372,7 @@ def _act(
 ) -> Game:
     with _table_transaction():
         if optimistic:
-            before = (game.version, game.status, game.deadline)
+            before = (game.version, game.status, game.deadline, game.change_id)
         else:
             game = _locked(game)
         if game.status != Game.Status.PLAYING:
@@ -398,7 +402,7 @@ def _act(
                 # process each held what the other waited for (PostgreSQL's
                 # deadlock, on the action's number and the row). A move another
                 # process took since the snapshot makes it write nothing.
-                version, status, deadline = before
+                version, status, deadline, change = before
                 written = writes.update(
                     Game,
                     {
@@ -406,6 +410,7 @@ def _act(
                         "version": version,
                         "status": status,
                         "deadline": deadline,
+                        "change_id": change,
                     },
                     {name: getattr(game, name) for name in sorted(set(fields))},
                 )
@@ -413,6 +418,7 @@ def _act(
                     raise _Stale
 
         decision = (game.turn, game.phase)
+        game.change_id += 1
         try:
             new_state, fields = _apply_move(
                 game, seats, state, position, move, claim=claim
@@ -455,7 +461,7 @@ def _apply_move(
     game.turn = engine.turn(new_state)
     game.phase = snapshots.public_view_of(new_state)["phase"]
     game.last_action_at = timezone.now()
-    fields = ["version", "turn", "phase", "last_action_at", "deadline"]
+    fields = ["version", "turn", "phase", "last_action_at", "deadline", "change_id"]
     if by_bot:
         game.bot_move_count += 1
         fields.append("bot_move_count")
@@ -510,7 +516,7 @@ def _after_save(
         snapshots.committed(game, new_state, quiet)
 
     transaction.on_commit(committed)
-    push.table_changed_on_commit(game, lobby=over)
+    push.table_changed_on_commit(game, lobby=over, written=True)
 
 
 def _set_deadline(game: Game, state: Any, *, changed: bool) -> None:
@@ -560,7 +566,7 @@ def clock_tick(*, game_id: int, now: dt.datetime | None = None) -> int:
         state = load_state(game)
         turn, rng = game.turn, random.Random(secrets.randbits(64))
         fields: list[str] = []
-        played = 0
+        played, counted = 0, False
         for position in sorted(engine.waiting_for(state)):
             if position not in seats or not (
                 timed_out or position in bots or position in away
@@ -578,6 +584,9 @@ def clock_tick(*, game_id: int, now: dt.datetime | None = None) -> int:
             )
             try:
                 action = engine.bot_action(view, rng)
+                if not counted:
+                    game.change_id += 1  # one change for the whole pass
+                    counted = True
                 state, more = _apply_move(
                     game, seats, state, position, action, by_bot=True
                 )
@@ -844,10 +853,14 @@ def chat_post(
         if not isinstance(channel, str) or not me or channel not in me["channels"]:
             raise errors.ChatChannelClosed
     _chat_rate_check(game, user)
-    message = ChatMessage.objects.create(
-        game=game, author=user, channel=channel, text=text
-    )
-    push.chat_posted_on_commit(game, message)
+    with _table_transaction():
+        # The change is counted first: its row lock orders a table's lines, so
+        # their ids grow in the order they commit (games.push).
+        push.count_change(game)
+        message = ChatMessage.objects.create(
+            game=game, author=user, channel=channel, text=text
+        )
+        push.chat_posted_on_commit(game, message)
     return message
 
 

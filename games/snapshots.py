@@ -198,13 +198,13 @@ def for_push(game_id: int, code: str, push: tuple[int, str] | None) -> Snapshot 
 _reading: dict[tuple[Any, ...], asyncio.Future[Snapshot | None]] = {}
 
 OPEN_READS_KEPT = 256
-_open_reads: LRU[tuple[int, str, str], Snapshot] = LRU(OPEN_READS_KEPT)
+_open_reads: LRU[tuple[int, str, int], Snapshot] = LRU(OPEN_READS_KEPT)
 """Reads of tables not started yet, by the change whose push asked for them: for the
 sockets of this process that handle that push after the read has ended."""
 
 
 async def fetch(
-    game_id: int, code: str, push: tuple[int, str], change: str | None = None
+    game_id: int, code: str, push: tuple[int, str], change: int | None = None
 ) -> Snapshot | None:
     """A snapshot for a push, from the event loop: the one this process holds, or
     one read from the database by the first socket that needs it while the others
@@ -212,11 +212,11 @@ async def fetch(
     not one per socket).
 
     Before the start the version stays 0 while seats are taken, so a version does
-    not name what a push is about. A push then names its change (``change``,
-    ``games.push.change_token``), and the sockets of this process that get it share
-    one read made after it came. That read began after the change was committed (the
-    push is sent only then), so it shows the change, or a newer state whose own push
-    follows. A push without a name reads the table itself."""
+    not name what a push is about. A push then names its change (``change``, the
+    table's change number, ``Game.change_id``), and the sockets of this process that
+    get it share one read made after it came. That read began after the change was
+    committed (the push is sent only then), so it shows the change, or a newer state
+    whose own push follows. A push without a name reads the table itself."""
     found = covering(game_id, code, push)
     if found is not None:
         return found

@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from games import engine, errors, services, snapshots
+from games import engine, errors, presence, services, snapshots
 from games.families.registry import family_of, playable_rulesets
 from games.forms import CreateTableForm, move_from_fields
 from games.models import Game
@@ -99,6 +99,8 @@ def _known(game: Game) -> dict[str, Any]:
 def table(request: HttpRequest, code: str) -> HttpResponse:
     game = _game_or_404(code, request)
     user = request.user if request.user.is_authenticated else None
+    if user is not None:
+        presence.returned(game, user.pk)
     context = table_page_context(
         table_context(game, user, **_known(game)),
         origin=_origin(request),

@@ -68,9 +68,13 @@ def _fresh_channel_layer() -> Iterator[None]:
     isolation, not the site's."""
     from channels.layers import channel_layers
 
+    from games import rooms
+
     channel_layers.backends = {}
+    rooms.forget_all()
     yield
     channel_layers.backends = {}
+    rooms.forget_all()
 
 
 def uses_postgres() -> bool:

@@ -151,11 +151,6 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # (config/db/sqlite3: a new connection reads the whole schema first).
     DATABASES["default"]["ENGINE"] = "config.db.sqlite3"
 
-# channels-redis reads each channel with a blocking Redis command that waits this many
-# seconds (its class attribute ``brpop_timeout``) and then loops. The socket timeout
-# must be well above it: redis-py 8 lowered its default socket timeout to 5 s, equal
-# to the blocking read, and then every idle socket's read timed out and closed its
-# WebSocket with 1011. A test holds idle sockets open past these timeouts on Redis.
 # Presence at a table (games/presence.py, docs/clocks.md): a player whose last screen
 # of the table closed is waited for this long, then the bot plays their decisions
 # until they return. Each open socket beats every HEARTBEAT seconds; one silent for
@@ -163,7 +158,16 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 PRESENCE_GRACE_SECONDS = int(os.environ.get("PRESENCE_GRACE_SECONDS", "60"))
 PRESENCE_HEARTBEAT_SECONDS = 15
 PRESENCE_STALE_SECONDS = 45
+# Every this many seconds each process reads the change numbers of the tables it has
+# sockets at (games/rooms.py): a change its channel layer did not bring (made by
+# another process, or a message lost) reaches the screens within this time.
+LIVE_WATCH_SECONDS = float(env("LIVE_WATCH_SECONDS", "0.5"))
 
+# channels-redis reads each channel with a blocking Redis command that waits this many
+# seconds (its class attribute ``brpop_timeout``) and then loops. The socket timeout
+# must be well above it: redis-py 8 lowered its default socket timeout to 5 s, equal
+# to the blocking read, and then every idle socket's read timed out and closed its
+# WebSocket with 1011. A test holds idle sockets open past these timeouts on Redis.
 CHANNEL_LAYER_BLOCKING_READ = 5
 CHANNEL_LAYER_SOCKET_TIMEOUT = 10
 CHANNEL_LAYER_CONNECT_TIMEOUT = 2

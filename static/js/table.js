@@ -168,11 +168,11 @@
   // (its socket closing and opening again) does not flash its player away.
   var AWAY_SETTLE_MS = 3000;
   function tickAway() {
-    document.querySelectorAll("#table-presence [data-away-until]").forEach(function (line) {
+    document.querySelectorAll("#table-presence [data-away-since]").forEach(function (line) {
       var offset = parseInt(line.getAttribute("data-now"), 10) - (line._loadedAt || (line._loadedAt = Date.now()));
       var since = parseInt(line.getAttribute("data-away-since"), 10);
       line.hidden = Date.now() + offset - since < AWAY_SETTLE_MS;
-      if (line.classList.contains("expired")) return;
+      if (line.classList.contains("expired") || !line.hasAttribute("data-away-until")) return;
       var until = parseInt(line.getAttribute("data-away-until"), 10);
       var left = Math.max(0, Math.ceil((until - (Date.now() + offset)) / 1000));
       if (left === 0) {

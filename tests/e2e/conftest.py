@@ -248,16 +248,22 @@ def session_cookie_for(user: User) -> str:
 def new_player(
     transactional_db: None, chromium: Browser, daphne_server: DaphneServer
 ) -> Iterator[Callable[..., Page]]:
-    """``new_player(user=None, *, locale="ru-RU", javascript=True) -> Page``: one
-    player's own browser context on the daphne server (see the module notes)."""
+    """``new_player(user=None, *, locale="ru-RU", javascript=True, server=None) ->
+    Page``: one player's own browser context on the daphne server, or on the site
+    at ``server`` (see the module notes)."""
     contexts: list[BrowserContext] = []
     watch = _Watch()
 
     def open_player(
-        user: User | None = None, *, locale: str = "ru-RU", javascript: bool = True
+        user: User | None = None,
+        *,
+        locale: str = "ru-RU",
+        javascript: bool = True,
+        server: str | None = None,
     ) -> Page:
+        url = server or daphne_server.url
         context = chromium.new_context(
-            base_url=daphne_server.url,
+            base_url=url,
             locale=locale,
             viewport=PHONE,
             java_script_enabled=javascript,
@@ -271,7 +277,7 @@ def new_player(
                     {
                         "name": settings.SESSION_COOKIE_NAME,
                         "value": session_cookie_for(user),
-                        "url": daphne_server.url,
+                        "url": url,
                     }
                 ]
             )
