@@ -25,7 +25,7 @@ from ninja import Status
 
 from accounts import services as account_services
 from accounts import throttle
-from api import errors, services
+from api import errors, services, sockets
 from api.plumbing import Api, Body, Query, error_response, json_text
 from api.schemas import (
     ENGINE_RULE_CODES,
@@ -50,7 +50,7 @@ from api.schemas import (
     ViewEnvelope,
 )
 from api.selectors import chat_messages
-from games import engine, payloads, requests, snapshots
+from games import engine, payloads, requests
 from games import errors as game_errors
 from games import services as game_services
 from games.families.registry import words_of
@@ -61,9 +61,8 @@ from games.selectors import (
     my_tables,
     players_of,
     reachable_game,
-    seat_view,
-    table_context,
 )
+from live.views import table_now
 
 SOCKET = """
 ## The table socket
@@ -223,11 +222,12 @@ def _envelope(game: Game, request: HttpRequest) -> Any:
     that move made), read through the snapshot other sockets share. Validated here,
     straight from the dict (ninja then only serialises it): the most frequent answer
     skips ninja's slower path for arbitrary objects."""
-    snapshot = snapshots.of(game)
-    seat = seat_view(
-        snapshot.game, _user(request), players=snapshot.players, state=snapshot.state
+    table = table_now(game)
+    if table is None:
+        raise game_errors.TableNotFound
+    return ViewEnvelope.model_validate(
+        payloads.seat_envelope(sockets.seat_view(table, _user(request)))
     )
-    return ViewEnvelope.model_validate(payloads.seat_envelope(seat))
 
 
 # --- The document --------------------------------------------------------------------
@@ -609,15 +609,18 @@ def chat(
     after: Annotated[QueryCount | None, Query(None)] = None,
 ) -> dict[str, Any]:
     game = _game(code, request)
-    ctx = table_context(game, _user(request), with_chat=False)
-    readable = list(ctx.chat_channels)
+    table = table_now(game)
+    if table is None:
+        raise game_errors.TableNotFound
+    channels = table.readable_channels(table.viewer(_user(request)))
+    readable = list(channels)
     if channel is not None:
         if channel not in readable:
             raise game_errors.ChatChannelClosed
         readable = [channel]
     messages = chat_messages(game, readable, after=after)
     return {
-        "channels": list(ctx.chat_channels),
+        "channels": list(channels),
         "messages": [payloads.chat_message_json(m) for m in messages],
     }
 

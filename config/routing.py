@@ -7,8 +7,9 @@ from urllib.parse import parse_qs
 
 from django.urls import path
 
-from config.consumers import PingConsumer
-from games.consumers import HtmlSeatConsumer, JsonSeatConsumer, LobbyConsumer
+from api.sockets import JsonSeatConsumer
+from live.consumers import HtmlSeatConsumer, LobbyConsumer
+from live.sockets import PingConsumer
 
 
 class ByFormat:

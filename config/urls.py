@@ -3,6 +3,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config import views
+from games import urls as lobby_urls
+from live import urls as table_urls
+
+games = (lobby_urls.urlpatterns + table_urls.urlpatterns, "games")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,7 +14,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("u/", include("accounts.public_urls")),
-    path("games/", include("games.urls")),
+    path("games/", include(games)),
     path("history/", include("history.urls")),
     path("clubs/", include("clubs.urls")),
     path("api/", include("api.urls")),

@@ -10,8 +10,7 @@ def close_sqlite_after_request(sender: Any, **kwargs: Any) -> None:
     settings) for the sockets, whose database work all runs in one long-lived
     thread; daphne runs each HTTP request in a thread of its own, so the request's
     connection would otherwise wait for the garbage collector with its file open.
-    Closing it puts it on the shelf the next request takes it from, its schema
-    already read (config/db/sqlite3). Never inside a transaction (a test's)."""
+    Never inside a transaction (a test's)."""
     from django.db import connections
 
     for connection in connections.all(initialized_only=True):

@@ -170,3 +170,8 @@ class IllegalMove(GameError):
     def __str__(self) -> str:
         text = gettext(self.engine_template)
         return text % self.params if self.params else text
+
+
+CARD_TAG = "card"
+"""The message tag of a flashed private refusal (``GameError.private``): the table
+page says it inside the seat's card, the page's message list leaves it out."""

@@ -11,6 +11,9 @@ behaves as it does without that app.
   lists (the lobby, history), whatever their privacy flag says.
 * ``finish_hooks``: ``hook(game)`` inside the transaction that ends a game, so that what
   it writes (standings, ratings) commits with the game's end, exactly once.
+* ``commit_hooks``: ``hook(game, state)`` after a move (or the deal) commits, in the
+  process that made it, with the row it wrote and the engine's new state: a live
+  room there shows it without reading the table again.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import enum
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from django.db import transaction
 from django.db.models import Q
 
 if TYPE_CHECKING:
@@ -40,6 +44,7 @@ TableRule = Callable[["Game", Any], "Access | None"]
 table_rules: list[TableRule] = []
 hidden_tables: list[Callable[[Any], Q]] = []
 finish_hooks: list[Callable[[Game], None]] = []
+commit_hooks: list[Callable[[Game, Any], None]] = []
 rematch_hooks: list[Callable[[Game, Game], None]] = []
 """``hook(old, new)`` when a host opens a rematch, inside its transaction (a club
 keeps the new table in its club and season)."""
@@ -76,3 +81,15 @@ def game_finished(game: Game) -> None:
     """Tell every finish hook, inside the transaction that ends ``game``."""
     for hook in finish_hooks:
         hook(game)
+
+
+def committed_on_commit(game: Game, state: Any) -> None:
+    """Tell every commit hook once the current transaction commits."""
+    if not commit_hooks:
+        return
+
+    def tell() -> None:
+        for hook in commit_hooks:
+            hook(game, state)
+
+    transaction.on_commit(tell)

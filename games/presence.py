@@ -46,7 +46,6 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from games import push
-from games.cache import LRU
 from games.models import Game, Seat, TableSocket
 from numerals.digits import localize_text, numerals_for
 
@@ -106,7 +105,6 @@ async def socket_opened(consumer: Any) -> None:
         await database_sync_to_async(_opened)(*key)
     except Exception:  # presence must never cost a player the table; the beat retries
         log.exception("table %s: a socket could not be counted", consumer.game_id)
-    _listening[consumer.game_id] = _listening.get(consumer.game_id, 0) + 1
     consumer.presence_beat = asyncio.create_task(_beat(*key))
 
 
@@ -116,11 +114,6 @@ async def socket_closed(consumer: Any) -> None:
     if task is None:
         return
     task.cancel()
-    left = _listening.get(consumer.game_id, 1) - 1
-    if left > 0:
-        _listening[consumer.game_id] = left
-    else:
-        _listening.pop(consumer.game_id, None)
     try:
         await database_sync_to_async(_closed)(
             consumer.game_id, consumer.scope["user"].pk, consumer.channel_name
@@ -321,22 +314,9 @@ def tables_with_expired(now: dt.datetime) -> list[int]:
     )
 
 
-_known: LRU[int, tuple[int, tuple[Away, ...]]] = LRU(4096)
-"""table id -> (read number, who was away): the last read in this process."""
-_reads = itertools.count()
-_listening: dict[int, int] = {}
-"""table id -> this process's open sockets at it: they hear every change."""
-
-
-def listening(game_id: int) -> int:
-    """This process's sockets open at the table (0: none is left here)."""
-    return _listening.get(game_id, 0)
-
-
 def read(game_id: int) -> tuple[Away, ...]:
-    """Who is away at a started table now, in seat order (a query); kept for the
-    pushes this process renders on its event loop."""
-    number = next(_reads)
+    """Who is away at a started table now: the moderator first, then the seats in
+    their order."""
     seats = (
         Seat.objects.filter(
             game_id=game_id,
@@ -379,30 +359,7 @@ def read(game_id: int) -> tuple[Away, ...]:
             ),
             *away,
         )
-    _known.put_if(game_id, (number, away), lambda current: current[0] < number)
     return away
-
-
-def _on_event_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
-
-
-def of_table(game: Game) -> tuple[Away, ...]:
-    """Who is away, for a page or a push: on the event loop (a push answered
-    without the database) what this process last read, else what this process
-    knows if one of its sockets listens at the table, else a read."""
-    if game.status != Game.Status.PLAYING:
-        return ()
-    known = _known.get(game.pk)
-    if _on_event_loop():
-        return known[1] if known is not None else ()
-    if known is not None and _listening.get(game.pk):
-        return known[1]
-    return read(game.pk)
 
 
 def render_notice(away: tuple[Away, ...], *, oob: bool = False) -> SafeString:
@@ -436,12 +393,6 @@ def render_notice(away: tuple[Away, ...], *, oob: bool = False) -> SafeString:
         },
     )
     return mark_safe(html)  # noqa: S308 - a template's output
-
-
-def forget_all() -> None:
-    """Tests call this between runs that reuse table ids."""
-    _known.clear()
-    _listening.clear()
 
 
 # --- the moves the bot made for a person (Game.bot_marks) --------------------------

@@ -1,31 +1,24 @@
 """The code that reads game state for a seat, a spectator or a list.
 
-``seat_view`` is the one door through which a live table's game reaches a viewer: a
-table page, the HTML and JSON sockets' pushes and the API's answers all get what
-they show of the game from it, and it hands out the engine's ``view(state, seat)``
-for the seat the viewer holds (the spectator's view otherwise) and nothing else.
-``table_context`` adds what a page shows around it (chat). Neither ever reads
-``Seat.role``, ``Vote`` or ``Check`` rows: those are for finished games (history)
-only.
+``seat_view`` hands out the engine's ``view(state, seat)`` for the seat a viewer
+holds (the moderator's, or the spectator's otherwise) and nothing else (the live
+table's ``live.table.Table`` does the same for its screens). Nothing here ever
+reads ``Seat.role``, ``Vote`` or ``Check`` rows: those are for finished games
+(history) only.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
 from games import engine, hooks
-from games.cache import LRU
 from games.models import ChatMessage, Game, Seat
 from games.state import load_state
-
-if TYPE_CHECKING:
-    from games.snapshots import Snapshot
 
 CHAT_HISTORY = 100
 
@@ -72,10 +65,9 @@ def seat_view(
     state: Any = None,
     public_view: dict[str, Any] | None = None,
 ) -> SeatView:
-    """``viewer``'s view of ``game``. ``players`` and ``state`` may come from a
-    snapshot already read for another viewer (``games.snapshots``): then this reads
-    nothing from the database, and a push can be answered on the event loop;
-    ``public_view``, the spectator's view of that ``state``, too."""
+    """``viewer``'s view of ``game``. ``players`` and ``state`` may be known
+    already (then this reads nothing); ``public_view``, the spectator's view of
+    that ``state``, too."""
     players = players if players is not None else players_of(game)
     me = None
     moderating = False
@@ -117,50 +109,6 @@ def is_moderator(game: Game, viewer: User | None) -> bool:
     )
 
 
-def snapshot_seat_view(snapshot: Snapshot, viewer: User | None) -> SeatView:
-    """``seat_view`` of a table as a snapshot holds it: no database at all."""
-    return seat_view(
-        snapshot.game,
-        viewer,
-        players=snapshot.players,
-        state=snapshot.state,
-        public_view=snapshot.public_view(),
-    )
-
-
-@dataclass
-class TableContext:
-    game: Game
-    players: list[Player]
-    viewer: User | None
-    me: Player | None  # the viewer's own seat, if seated
-    view: dict[str, Any] | None
-    """The viewer's own view (the spectator's for anyone not seated)."""
-    public_view: dict[str, Any] | None
-    chat: list[ChatMessage] = field(default_factory=list)
-    side_chats: list[tuple[str, list[ChatMessage]]] = field(default_factory=list)
-    """Each private channel this viewer may read, with its messages."""
-    chat_channels: tuple[str, ...] = ()
-    moderating: bool = False
-    """The viewer is the table's moderator (no seat; the engine's moderator view)."""
-
-    @property
-    def position(self) -> int | None:
-        return self.me.position if self.me else None
-
-    @property
-    def names(self) -> dict[int, str]:
-        return {p.position: p.name for p in self.players if p.position is not None}
-
-    @property
-    def is_host(self) -> bool:
-        return self.viewer is not None and self.game.host_id == self.viewer.pk
-
-    @property
-    def is_seated(self) -> bool:
-        return self.me is not None
-
-
 def game_by_code(code: str) -> Game | None:
     """The table with its host (every page names them). Its rematch, which only a
     finished table's page shows, is read when that page asks for it: joining it
@@ -198,79 +146,6 @@ def players_of(game: Game) -> list[Player]:
     ]
 
 
-FinishedChats = tuple[tuple[str, tuple[ChatMessage, ...]], ...]
-"""A finished game's private channels that were used, each with its messages."""
-
-FINISHED_CHATS_SECONDS = 60.0
-"""How long a process keeps a finished game's private channels (:func:`finished_chats`):
-long enough for the push that ends a game and the reloads after it; short enough that
-a renamed author shows under the new name soon."""
-_finished_chats: LRU[tuple[int, str], tuple[float, FinishedChats]] = LRU(256)
-
-
-def finished_chats(game: Game) -> FinishedChats:
-    """A finished game's private channels, open to everyone now and the same for
-    every viewer: read once for all the sockets of the push that ends the game (no
-    side may write to its channel after the end: ``services.chat_post``)."""
-    assert game.status == Game.Status.FINISHED
-    known = finished_chats_kept(game)
-    if known is not None:
-        return known
-    used = sorted(
-        ChatMessage.objects.filter(game=game)
-        .exclude(channel=ChatMessage.Channel.TABLE)
-        .values_list("channel", flat=True)
-        .distinct()
-    )
-    found = tuple((channel, tuple(chat_for(game, [channel]))) for channel in used)
-    _finished_chats.put((game.pk, game.code), (time.monotonic(), found))
-    return found
-
-
-def forget_all() -> None:
-    """Tests call this (through ``games.rendering.forget_all``) between runs that
-    reuse table ids."""
-    _finished_chats.clear()
-
-
-def finished_chats_kept(game: Game) -> FinishedChats | None:
-    """:func:`finished_chats` if this process has them, without a query."""
-    kept = _finished_chats.get((game.pk, game.code))
-    if kept is None or time.monotonic() - kept[0] > FINISHED_CHATS_SECONDS:
-        return None
-    return kept[1]
-
-
-def visible_chat_channels(
-    game: Game,
-    view: dict[str, Any] | None,
-    seated: bool,
-    finished: FinishedChats | None = None,
-) -> tuple[str, ...]:
-    """Which chat channels this viewer may read. The table channel: everyone, when
-    chat is on. A side's private channel: the seats whose own view opens it now (the
-    family's engine says when), and everyone once the game is finished (only the
-    channels that were used: ``finished``, or :func:`finished_chats`)."""
-    channels: list[str] = []
-    if game.chat_enabled:
-        channels.append(ChatMessage.Channel.TABLE)
-    if game.status == Game.Status.FINISHED:
-        if finished is None:
-            finished = finished_chats(game)
-        channels += [channel for channel, _messages in finished]
-    elif seated and view is not None and view.get("me"):
-        channels += [
-            channel
-            for channel in view["me"].get("channels", ())
-            if channel != ChatMessage.Channel.TABLE
-        ]
-    return tuple(channels)
-
-
-def private_channels(channels: Iterable[str]) -> list[str]:
-    return [channel for channel in channels if channel != ChatMessage.Channel.TABLE]
-
-
 def chat_for(
     game: Game, channels: Iterable[str], *, limit: int = CHAT_HISTORY
 ) -> list[ChatMessage]:
@@ -283,57 +158,6 @@ def chat_for(
         .order_by("-id")[:limit]
     )
     return list(reversed(messages))
-
-
-def table_context(
-    game: Game,
-    viewer: User | None,
-    *,
-    with_chat: bool = True,
-    with_side_chat: bool = True,
-    players: Sequence[Player] | None = None,
-    state: Any = None,
-    seat: SeatView | None = None,
-    finished: FinishedChats | None = None,
-) -> TableContext:
-    """Everything a table page shows to ``viewer``: seated player or spectator.
-
-    ``players`` and ``state`` may come from a snapshot already read for another
-    viewer (``games.snapshots``), or the viewer's ``seat`` may be given whole; the
-    view is still this viewer's own, from ``seat_view``. A finished game's private
-    channels are ``finished`` if given (:func:`finished_chats_kept`: no query)."""
-    if seat is None:
-        seat = seat_view(game, viewer, players=players, state=state)
-    me, view = seat.me, seat.view
-    if game.status == Game.Status.FINISHED and finished is None:
-        finished = finished_chats(game)
-    channels = visible_chat_channels(
-        game, view, me is not None or seat.moderating, finished
-    )
-    table_chat = []
-    if with_chat and ChatMessage.Channel.TABLE in channels:
-        table_chat = chat_for(game, [ChatMessage.Channel.TABLE])
-    # A side's private channel is part of the live area: loaded whenever readable.
-    side_chats = []
-    if with_side_chat and finished is not None:
-        side_chats = [(channel, list(messages)) for channel, messages in finished]
-    elif with_side_chat:
-        side_chats = [
-            (channel, chat_for(game, [channel]))
-            for channel in private_channels(channels)
-        ]
-    return TableContext(
-        game=game,
-        players=list(seat.players),
-        viewer=viewer,
-        me=me,
-        view=view,
-        public_view=seat.public_view,
-        chat=table_chat,
-        side_chats=side_chats,
-        chat_channels=channels,
-        moderating=seat.moderating,
-    )
 
 
 def lobby_tables(viewer: User | None) -> QuerySet[Game]:

@@ -18,6 +18,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
@@ -26,8 +27,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine, errors, hooks, presence, push, snapshots, writes
-from games.cache import LRU
+from games import engine, errors, hooks, presence, push
 from games.families.registry import family_of
 from games.models import (
     BOT_SHARE_MARK,
@@ -38,7 +38,7 @@ from games.models import (
     GameAction,
     Seat,
 )
-from games.state import load_state, remember
+from games.state import load_state
 
 CHAT_RATE_MESSAGES = 5
 _sqlite_writer = threading.RLock()
@@ -251,7 +251,7 @@ def game_start(*, game: Game, user: User) -> Game:
                 "last_action_at",
             ]
         )
-        transaction.on_commit(lambda: remember(game, state))
+        hooks.committed_on_commit(game, state)
         push.table_changed_on_commit(game, written=True)
     return game
 
@@ -314,13 +314,24 @@ def game_abandon(*, game: Game, user: User | None) -> Game:
 # --- Play -------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Known:
+    """What a caller (a live room) knows of a started table, so that a move need
+    not read it: the row as last committed, its engine state, and its seats as
+    (seat id, position, user id)."""
+
+    game: Game
+    state: Any
+    seats: tuple[tuple[int, int, int], ...]
+
+
 def game_act(
     *,
     game: Game,
     user: User,
     action: Mapping[str, Any],
     turn: int | None,
-    known: Game | None = None,
+    known: Known | None = None,
 ) -> Game:
     """Apply one player's move. ``turn`` is the decision the player saw (the table's
     ``turn`` when the page was drawn: the engine's step at which that decision began);
@@ -329,21 +340,21 @@ def game_act(
     (``Family.complete_move``) and says whether the engine's refusal is the seat's
     secret (``Family.private_refusal``: ``IllegalMove.private``).
 
-    ``known``: the table's row as this process last committed or read it (a
-    socket's snapshot, ``games.snapshots``). The move is then tried on it without
-    reading the row: the action's number is unique per table and the row is written
-    only where its version, status and deadline are still those of ``known``, so a
-    move another process took in between makes the try write nothing, and the move
-    goes the usual way (read under the row lock). So does anything the try refuses:
-    only the row as it is now may refuse a move."""
+    ``known``: the table as the caller last saw it committed. The move is then
+    tried on that row without reading it: the row is written only where its
+    version, status, deadline and change number are still those of ``known``, and
+    the action's number is unique per table, so a move another process took in
+    between makes the try write nothing, and the move goes the usual way (read
+    under the row lock). So does anything the try refuses: only the row as it is
+    now may refuse a move."""
     if not isinstance(action, Mapping):
         raise errors.BadAction
-    if known is not None and known.status == Game.Status.PLAYING:
+    if known is not None and known.game.status == Game.Status.PLAYING:
         try:
-            return _act(_copy_row(known), user, action, turn, optimistic=True)
+            return _act(_copy_row(known.game), user, action, turn, known=known)
         except (_Stale, errors.GameError, IntegrityError):
             pass
-    return _act(game, user, action, turn, optimistic=False)
+    return _act(game, user, action, turn, known=known, optimistic=False)
 
 
 def _copy_row(game: Game) -> Game:
@@ -359,7 +370,7 @@ def _copy_row(game: Game) -> Game:
 
 
 class _Stale(Exception):
-    """The row changed since the snapshot a move was tried on."""
+    """The row changed since the one a move was tried on."""
 
 
 def _act(
@@ -368,16 +379,24 @@ def _act(
     action: Mapping[str, Any],
     turn: int | None,
     *,
-    optimistic: bool,
+    known: Known | None,
+    optimistic: bool = True,
 ) -> Game:
     with _table_transaction():
         if optimistic:
-            before = (game.version, game.status, game.deadline, game.change_id)
+            assert known is not None
+            before = {
+                "pk": game.pk,
+                "version": game.version,
+                "status": game.status,
+                "deadline": game.deadline,
+                "change_id": game.change_id,
+            }
         else:
             game = _locked(game)
         if game.status != Game.Status.PLAYING:
             raise errors.NotPlaying
-        seats = _seats_by_position(game)
+        seats = _Seats(game.pk, known.seats) if known else _seats_by_position(game)
         mine = seats.position_of(user.pk)
         if mine is not None:
             position = mine
@@ -389,7 +408,9 @@ def _act(
             raise errors.NotSeated
         if turn is None or turn != game.turn:
             raise errors.TableMovedOn
-        state = load_state(game)
+        state = load_state(
+            game, known=(known.game.version, known.state) if known else None
+        )
         family = family_of(game.ruleset)
         move = family.complete_move(dict(action), engine.legal_actions(state, position))
         claim = None
@@ -401,23 +422,13 @@ def _act(
                 # other way round, a move here and one under the lock in another
                 # process each held what the other waited for (PostgreSQL's
                 # deadlock, on the action's number and the row). A move another
-                # process took since the snapshot makes it write nothing.
-                version, status, deadline, change = before
-                written = writes.update(
-                    Game,
-                    {
-                        "pk": game.pk,
-                        "version": version,
-                        "status": status,
-                        "deadline": deadline,
-                        "change_id": change,
-                    },
-                    {name: getattr(game, name) for name in sorted(set(fields))},
+                # process took since makes it write nothing.
+                written = Game.objects.filter(**before).update(
+                    **{name: getattr(game, name) for name in sorted(set(fields))}
                 )
                 if written != 1:
                     raise _Stale
 
-        decision = (game.turn, game.phase)
         game.change_id += 1
         try:
             new_state, fields = _apply_move(
@@ -425,17 +436,10 @@ def _act(
             )
         except engine.IllegalAction as exc:
             raise errors.IllegalMove(exc, private=family.private_refusal(move)) from exc
-        quiet: frozenset[int] = frozenset()
-        if (
-            game.status == Game.Status.PLAYING
-            and (game.turn, game.phase) == decision
-            and position != engine.MODERATOR
-        ):
-            quiet = family.quiet_seats(move, position, seats)
         if optimistic:
-            _after_save(game, new_state, quiet)
+            _after_save(game, new_state)
         else:
-            _save_move(game, new_state, fields, quiet)
+            _save_move(game, new_state, fields)
     return game
 
 
@@ -459,7 +463,7 @@ def _apply_move(
     game.version += 1
     before = game.turn
     game.turn = engine.turn(new_state)
-    game.phase = snapshots.public_view_of(new_state)["phase"]
+    game.phase = engine.view(new_state, None)["phase"]
     game.last_action_at = timezone.now()
     fields = ["version", "turn", "phase", "last_action_at", "deadline", "change_id"]
     if by_bot:
@@ -471,14 +475,12 @@ def _apply_move(
     _set_deadline(game, new_state, changed=game.turn != before)
     if claim is not None:
         claim(fields)
-    writes.insert(
-        GameAction(
-            game=game,
-            number=game.version,
-            position=position,
-            payload=action,
-            by_bot=by_bot,
-        )
+    GameAction.objects.create(
+        game=game,
+        number=game.version,
+        position=position,
+        payload=action,
+        by_bot=by_bot,
     )
     family_of(game.ruleset).project(
         game=game, seats=seats, events=events, state=new_state
@@ -492,30 +494,19 @@ def _apply_move(
     return new_state, fields
 
 
-def _save_move(
-    game: Game, new_state: Any, fields: list[str], quiet: frozenset[int] = frozenset()
-) -> None:
+def _save_move(game: Game, new_state: Any, fields: list[str]) -> None:
     """Write the row after one or more moves and push once the transaction commits."""
     game.save(update_fields=sorted(set(fields)))
-    _after_save(game, new_state, quiet)
+    _after_save(game, new_state)
 
 
-def _after_save(
-    game: Game, new_state: Any, quiet: frozenset[int] = frozenset()
-) -> None:
+def _after_save(game: Game, new_state: Any) -> None:
     """What follows a move's row being written: the end of a game's hooks, and
-    after the commit the caches and the push. ``quiet``: the seats whose own parts
-    of the page the move left as they were (``Family.quiet_seats``), kept with the
-    snapshot in this process alone."""
+    after the commit the live rooms' new state and the push."""
     over = game.status != Game.Status.PLAYING
     if over:
         hooks.game_finished(game)
-
-    def committed() -> None:
-        remember(game, new_state)
-        snapshots.committed(game, new_state, quiet)
-
-    transaction.on_commit(committed)
+    hooks.committed_on_commit(game, new_state)
     push.table_changed_on_commit(game, lobby=over, written=True)
 
 
@@ -691,11 +682,6 @@ def _bot_users() -> Iterator[User]:
         yield user
 
 
-_seat_rows: LRU[tuple[int, str], tuple[tuple[int, int, int], ...]] = LRU(4096)
-"""A started table's seats as (id, position, user id): dealt at the start, they never
-change after, so each process reads them once per table."""
-
-
 class _Seats(Mapping[int, Seat]):
     """A started table's seats by position, each made as an instance the first time
     it is asked for: a move's records refer to one or two of them (a vote names its
@@ -741,13 +727,9 @@ class _Seats(Mapping[int, Seat]):
 def _seats_by_position(game: Game) -> _Seats:
     """The started table's seats by position, as fresh (unsaved-looking) instances:
     a move's records refer to them and the end of the game writes their roles."""
-    key = (game.pk, game.code)
-    rows = _seat_rows.get(key)
-    if rows is None:
-        rows = tuple(
-            game.seats.exclude(position=None).values_list("pk", "position", "user_id")
-        )
-        _seat_rows.put(key, rows)
+    rows = tuple(
+        game.seats.exclude(position=None).values_list("pk", "position", "user_id")
+    )
     return _Seats(game.pk, rows)
 
 
@@ -786,9 +768,8 @@ def _cards_up(
     roles: tuple[tuple[str, str], ...],
 ) -> None:
     """Turn every card up into the seats, for history and stats: one UPDATE per
-    distinct card (a handful: a game has few roles), not bulk_update's CASE per seat,
-    whose expressions alone cost a finishing move more than all of its other work;
-    each one's SQL made once per number of seats (``games.writes``)."""
+    distinct card (a handful: a game has few roles), not bulk_update's CASE per
+    seat, whose expressions cost a finishing move more than all its other work."""
     cards: dict[tuple[str, str, bool], list[int]] = defaultdict(list)
     for position, (role, side) in enumerate(roles):
         seat = seats[position]
@@ -797,8 +778,7 @@ def _cards_up(
         seat.won = side == outcome.winner
         cards[(role, side, seat.won)].append(seat.pk)
     for (role, side, won), pks in cards.items():
-        values = {"role": role, "side": side, "won": won}
-        writes.update(Seat, {"pk": tuple(pks)}, values)
+        Seat.objects.filter(pk__in=pks).update(role=role, side=side, won=won)
 
 
 def _bot_played(game: Game, seats: _Seats) -> bool:

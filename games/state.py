@@ -1,9 +1,8 @@
 """The bridge between stored games and the engine: setup + action log -> engine state.
 
-A state is immutable and fully determined by (table code, version), so a small
-per-process cache keyed by both is always correct, in every daphne process, as long
-as only committed versions are put into it (``remember`` is called on commit). The
-cache saves the push path from replaying the log once per connected seat.
+A state is immutable and fully determined by (table code, version): whoever holds
+the state of an earlier version of a table (a live room) hands it in, and only the
+moves since are read and applied; anyone else replays the game from its deal.
 """
 
 from __future__ import annotations
@@ -11,12 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from games import engine
-from games.cache import LRU
 from games.models import Game, GameAction
 
-CACHE_SIZE = 1024
-
-_cache: LRU[tuple[str, int], Any] = LRU(CACHE_SIZE)
+LOOK_BACK = 8
+"""How many versions back a known state is brought up to date rather than the game
+replayed."""
 
 
 def game_setup(game: Game) -> engine.GameSetup:
@@ -47,54 +45,26 @@ def action_log(
     ]
 
 
-def remember(game: Game, state: Any) -> None:
-    """Cache a committed state; call only once the transaction that wrote it commits."""
-    _cache.put((game.code, game.version), state)
-
-
-LOOK_BACK = 8
-"""How many versions back :func:`load_state` looks for a state this process holds."""
-
-
-def load_state(game: Game) -> Any:
-    """The engine state of ``game`` at its current version.
-
-    A process that did not make a move learns of it by its push and holds the state
-    of the version before (its own sockets' last push put it here): it reads only
-    the actions since and applies them, as the process that made them did. Replaying
-    the whole game instead cost every other process of a site one full replay per
-    move, longer as the game went on. Only a process that holds no recent state of
-    the table (the first page after a restart) replays the game from its deal."""
-    key = (game.code, game.version)
-    state = _cache.get(key)
-    if state is not None:
-        return state
-    # Only the actions up to this row's version: the row may be older than the log
-    # (another move committed since it was read), and the state cached under
-    # (code, version) must be exactly that version's.
-    for back in range(1, min(LOOK_BACK, game.version) + 1):
-        older = _cache.get((game.code, game.version - back))
-        if older is None:
-            continue
-        tail = action_log(game, after=game.version - back, upto=game.version)
-        if len(tail) == back:  # else (never for a committed row) replay it all
-            state = older
-            for seat, action in tail:
-                state, _events = engine.apply(state, seat, action)
-        break
-    if state is None:
-        state = engine.replay(game_setup(game), action_log(game, upto=game.version))
-    _cache.put(key, state)
-    return state
+def load_state(game: Game, *, known: tuple[int, Any] | None = None) -> Any:
+    """The engine state of ``game`` at its row's version. ``known``: (version,
+    state) of an earlier or the same version of this table, which is brought up to
+    date with the moves since instead of replaying the game (a process that did not
+    make those moves learns of them by their push)."""
+    if known is not None:
+        version, state = known
+        if version == game.version:
+            return state
+        back = game.version - version
+        if 0 < back <= LOOK_BACK:
+            # Only up to this row's version: the log may be newer than the row.
+            tail = action_log(game, after=version, upto=game.version)
+            if len(tail) == back:
+                for seat, action in tail:
+                    state, _events = engine.apply(state, seat, action)
+                return state
+    return engine.replay(game_setup(game), action_log(game, upto=game.version))
 
 
 def state_at(game: Game, step: int) -> Any:
     """The engine state after ``step`` actions (0 = the deal), for replays."""
-    if step == game.version:
-        return load_state(game)
     return engine.replay(game_setup(game), action_log(game, upto=step))
-
-
-def forget_all() -> None:
-    """Tests call this between runs that reuse table codes."""
-    _cache.clear()

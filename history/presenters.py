@@ -21,8 +21,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from games.families.registry import family_of, known_words
+from games.kit.regions import Facts, draw_regions
 from games.models import Game
-from games.rendering import render_regions
 from history import replay
 from history.selectors import GameRow
 
@@ -183,5 +183,13 @@ def replay_context(
             for milestone in shown.milestones
         ],
     }
-    context["region_parts"] = render_regions(context)
+    context["region_parts"] = draw_regions(
+        family.regions,
+        lambda view, names, playing: family.board(view, names, playing=playing),
+        shown.view,
+        shown.public_view,
+        Facts(code=game.code, status=game.status),
+        names,
+        readonly=True,
+    )
     return context

@@ -17,8 +17,8 @@ from games import engine
 from games.families.registry import family_of
 from games.models import Game
 from games.presence import bot_moves
-from games.rendering import option_labels
 from games.state import load_state
+from games.words import option_labels
 from history import export, hooks, presenters, selectors
 from history.forms import HistoryFilterForm
 

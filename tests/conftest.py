@@ -68,7 +68,7 @@ def _fresh_channel_layer() -> Iterator[None]:
     isolation, not the site's."""
     from channels.layers import channel_layers
 
-    from games import rooms
+    from live import room as rooms
 
     channel_layers.backends = {}
     rooms.forget_all()

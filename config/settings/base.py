@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     # Each game family is an app of its own, listed once in games/families/__init__.py.
     *(f"games.families.{family}" for family in FAMILIES),
     "history",
+    "live",
     "api",
     "clubs",
 ]
@@ -147,9 +148,6 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         # thread of its own, still gets a new one, closed when it ends
         # (games.apps.close_sqlite_after_request). An idle connection takes no lock.
         DATABASES["default"]["CONN_MAX_AGE"] = 600
-    # Django's SQLite, keeping a finished request's connection for the next request
-    # (config/db/sqlite3: a new connection reads the whole schema first).
-    DATABASES["default"]["ENGINE"] = "config.db.sqlite3"
 
 # Presence at a table (games/presence.py, docs/clocks.md): a player whose last screen
 # of the table closed is waited for this long, then the bot plays their decisions
@@ -218,8 +216,8 @@ REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
 else:
-    # Channels' in-memory layer, for less work per message (config.layers).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "config.layers.LocalChannelLayer"}}
+    # One process: Channels' in-memory layer.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
@@ -263,7 +261,7 @@ PASSWORD_RESET_EMAIL_LIMIT = int(env("PASSWORD_RESET_EMAIL_LIMIT", "3"))
 PASSWORD_RESET_ADDRESS_LIMIT = int(env("PASSWORD_RESET_ADDRESS_LIMIT", "10"))
 PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
 
-# Frames a WebSocket may send (config.consumers): per socket, a token bucket of this
+# Frames a WebSocket may send (live.sockets): per socket, a token bucket of this
 # many a second with bursts of this many; per user over all their sockets, this many
 # per window. Far above any person's or a fair bot's pace, far below a flood's.
 WEBSOCKET_FRAME_RATE = float(env("WEBSOCKET_FRAME_RATE", "20"))

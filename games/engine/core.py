@@ -332,8 +332,18 @@ class Ruleset(Protocol):
         ...
 
     def view(
-        self, state: Any, seat: Viewer, *, after: Any = None, own: bool = True
-    ) -> dict[str, Any]: ...
+        self,
+        state: Any,
+        seat: Viewer,
+        *,
+        after: Any = None,
+        own: bool = True,
+        memo: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """``memo``: parts of a view that depend on the state alone, kept there by
+        the first view of ``state`` for the next ones made with the same memo."""
+        ...
+
     def random_action(self, state: Any, rng: Random) -> tuple[int, dict[str, Any]]: ...
     def bot_action(self, view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
         """A sensible legal move for the seat whose ``view`` this is, decided from
@@ -499,7 +509,12 @@ def final_roles(state: Any) -> tuple[tuple[str, str], ...]:
 
 
 def view(
-    state: Any, seat: Viewer, *, after: Any = None, own: bool = True
+    state: Any,
+    seat: Viewer,
+    *,
+    after: Any = None,
+    own: bool = True,
+    memo: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything ``seat`` may know, as JSON-ready data; ``None`` is a spectator and
     :data:`MODERATOR` the moderator.
@@ -509,9 +524,11 @@ def view(
     end of the game made public (every role, every private result) is laid over the
     view at this step; ``own=False`` says the person watching is not this seat's player,
     so what stays that player's own secret forever (who played which card) is left out.
+    Several views of one state may share ``memo`` (a dict the caller keeps with that
+    state, empty at first): what does not depend on the seat is made once.
     """
     ruleset: Ruleset = state.ruleset
-    return ruleset.view(state, seat, after=after, own=own)
+    return ruleset.view(state, seat, after=after, own=own, memo=memo)
 
 
 def replay(game_setup: GameSetup, log: Iterable[tuple[int, Any]]) -> Any:

@@ -12,7 +12,7 @@ fields: adding a game is a folder and one line in ``games.families.FAMILIES``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,6 +20,7 @@ from django.utils.functional import Promise
 from pydantic import BaseModel, RootModel
 
 from games import engine
+from games.kit.regions import Region
 
 if TYPE_CHECKING:
     from django.db.models import Q, QuerySet
@@ -73,23 +74,6 @@ class Figure:
         return "—" if rate is None else f"{round(rate * 100)}%"
 
 
-@dataclass(frozen=True)
-class Region:
-    """One region of a table's live page, drawn by a family template.
-
-    A ``shared`` region is presented from the spectator's view: it carries nothing
-    secret, is the same for every seat, and is rendered once per table version for
-    all of them. Any other region is presented from the viewer's own view. ``column``
-    places it: ``top`` (full width, first), ``main`` or ``side`` (two columns on a
-    wide screen, one after the other on a phone).
-    """
-
-    id: str
-    template: str
-    shared: bool
-    column: str = "main"
-
-
 class Family:
     """One game family as the platform sees it. A family subclasses this in its
     folder's ``family.py`` and fills in what its games need; the defaults here are
@@ -99,8 +83,9 @@ class Family:
     code: ClassVar[str]
     """The family's folder name (``games/families/<code>/``)."""
     regions: ClassVar[tuple[Region, ...]]
-    """The regions of a table's live page (each template gets ``board``, from
-    :meth:`board` of the view the region is drawn from, and the table's context)."""
+    """The regions of a table's live page (``games.kit.regions.Region``: each a
+    template and the view's keys and table's facts it reads; its template gets
+    ``board``, this family's :meth:`board` of those keys)."""
     review_template: ClassVar[str] = ""
     """The template of the family's part of a finished game's review page."""
 
@@ -139,9 +124,10 @@ class Family:
     def board(
         self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
     ) -> Any:
-        """What the live page shows to the viewer whose ``view`` this is (built from
-        the engine's view alone: no database, nothing else). ``playing`` is False
-        once a game is abandoned: nothing may be offered then."""
+        """What a region shows of ``view``: the keys of the engine's view the region
+        declares (``Region.reads``; reading any other raises), and nothing else
+        (no database). Built when the region's template first reads ``board``.
+        ``playing`` is False once a game is abandoned: nothing may be offered then."""
         raise NotImplementedError
 
     def countdown(self, view: Mapping[str, Any]) -> tuple[int, int] | None:
@@ -151,26 +137,6 @@ class Family:
         engine has no clock: the platform counts from that action's time in the log,
         so a reload or a restart shows the same end (``games.rendering``)."""
         return None
-
-    def quiet_seats(
-        self, action: Mapping[str, Any], position: int, positions: Iterable[int]
-    ) -> frozenset[int]:
-        """The seats (of ``positions``) whose own parts of the live page, their
-        regions but the shared ones and their extras, ``action`` by the seat at
-        ``position`` leaves exactly as they were. Asked only of a move a person made
-        that left the same decision open (the table's turn and phase unchanged: more
-        seats to decide), and only for the process that took it, never told to
-        anyone. A push to such a seat is the table's state and the shared regions'
-        changes (``games.rendering.render_quiet``), without drawing its view and
-        page again to find the same. The default: none. A family that names seats
-        here keeps it true of its templates: ``tests/games/test_quiet.py`` checks
-        every such push against the one drawn in full. And the seats named must
-        follow from what every screen knows of the move (its kind, who made it),
-        never from a secret: a push whose seats are drawn comes a little later, and
-        its timing must tell nothing (a Mafia night's real choice and a sleeper's
-        tap look alike on every screen: a rule that told them apart would tell the
-        table which one it was)."""
-        return frozenset()
 
     def parse_move(self, fields: Any) -> dict[str, Any]:
         """The engine action a page's form fields (a QueryDict, or the same fields

@@ -14,9 +14,6 @@ from collections.abc import Iterator
 import pytest
 from pytest_django.fixtures import Settings
 
-from games import snapshots
-from games.state import forget_all
-
 
 @pytest.fixture(autouse=True)
 def _fresh_caches(settings: Settings, request: pytest.FixtureRequest) -> Iterator[None]:
@@ -26,8 +23,4 @@ def _fresh_caches(settings: Settings, request: pytest.FixtureRequest) -> Iterato
             "LOCATION": f"api-tests-{request.node.nodeid}",
         }
     }
-    forget_all()
-    snapshots.forget_all()
     yield
-    forget_all()
-    snapshots.forget_all()

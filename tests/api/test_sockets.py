@@ -306,29 +306,29 @@ async def test_html_mode_is_unchanged_for_a_token_socket() -> None:
 
 @sync_to_async
 def _pushed_and_selected(code: str, users: list[Any]) -> list[tuple[Any, Any]]:
-    """What the JSON socket pushes each user (its frame, from the snapshot every
-    socket of the process shares) beside what ``table_context`` reads afresh."""
-    from games import snapshots
-    from games.consumers import JsonSeatConsumer
+    """What the JSON socket pushes each user (its frame, from the table its room
+    holds) beside what ``games.selectors.seat_view`` reads afresh."""
+    from api.sockets import JsonSeatConsumer
     from games.models import Game
-    from games.selectors import snapshot_seat_view, table_context
+    from games.selectors import seat_view
+    from live import table as tables
 
     game_row = Game.objects.get(code=code)
-    push = (game_row.version, game_row.status)
-    snapshot = snapshots.for_push(game_row.pk, code, push)
-    assert snapshot is not None
+    table = tables.read(game_row.pk, code)
+    assert table is not None
     pairs = []
     for user in users:
-        seat = snapshot_seat_view(snapshot, user)
-        frame = JsonSeatConsumer().seat_frame(seat, on_loop=True, full=False)
-        selected = table_context(game_row, user, with_chat=False)
-        pairs.append((json.loads(frame), selected))
+        socket = JsonSeatConsumer()
+        socket.scope = {"user": user}
+        frame = socket.table_frame(table, None)  # type: ignore[arg-type]
+        assert frame is not None
+        pairs.append((json.loads(frame), seat_view(game_row, user)))
     return pairs
 
 
 async def test_pushed_views_are_the_selectors_views() -> None:
-    """The push path shares one row read among a process's sockets; what it sends
-    each seat is exactly what ``table_context`` gives that seat, at every step."""
+    """A room reads a table once for all its sockets; what it sends each seat is
+    exactly what ``seat_view`` gives that seat, at every step."""
     code, seats = await started("partisans", 6, scout=True, check=True)
     stranger = await sync_to_async(program)()
     users = [*(p.user for p in seats.values()), stranger.user, None]

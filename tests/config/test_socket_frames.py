@@ -1,4 +1,4 @@
-"""Every socket inherits the base consumer's frame checks (config.consumers): a
+"""Every socket inherits the base consumer's frame checks (live.sockets): a
 malformed, binary, oversized, absurdly nested or NUL-holding frame is answered with
 a clear error and the socket stays open; a NUL in the socket's address is refused at
 the handshake. On the page's socket these used to close it with 1011."""

@@ -20,10 +20,10 @@ from django.db import connections
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
-from config import consumers
-from config.consumers import AuthenticatedConsumer
 from games import engine
 from games.state import load_state
+from live import sockets as consumers
+from live.sockets import AuthenticatedConsumer
 from tests.config.sockets import browser_socket
 from tests.factories import UserFactory
 from tests.games.conftest import seated_users, start_table

@@ -65,23 +65,31 @@ def table() -> Callable[..., Game]:
     return start_table
 
 
-def draw_push(
-    game: Game, user: Any, last: dict[str, str] | None, memo: dict[Any, Any]
-) -> dict[str, str]:
-    """``user``'s push of ``game`` as a socket draws it, in Russian: the parts that
-    changed since ``last`` (the whole live area on a first push), with the socket's
-    ``memo``. Returns the parts the screen shows now."""
+def live_area(game: Game, user: Any, *, token: str = "x") -> str:
+    """``user``'s whole live area of ``game``, as a fresh page draws it."""
+    from live import parts
+    from live import table as tables
+
+    table = tables.read(game.pk, game.code)
+    assert table is not None
+    html, _shown = parts.area(
+        table, table.viewer(user), parts.Drawings(), token=token, user=user
+    )
+    return html
+
+
+def draw_push(table: Any, user: Any, shown: Any, drawings: Any) -> Any:
+    """``user``'s push of ``table`` as a socket draws it, in Russian: the parts that
+    changed since ``shown`` (the whole live area on a first push). Returns what the
+    screen shows now."""
     from django.utils import translation
 
-    from games import rendering
-    from games.selectors import table_context
+    from live import parts
 
+    viewer = table.viewer(user)
     with translation.override("ru"):
-        ctx = table_context(game, user, with_chat=False)
-        if last is not None:
-            _frame, shown = rendering.render_update(
-                ctx, last, csrf_token="t", memo=memo
-            )
-        else:
-            _frame, shown = rendering.render_whole(ctx, csrf_token="t", memo=memo)
-    return shown
+        if shown is not None:
+            found = parts.frame(table, viewer, drawings, shown, token="t")
+            if found is not None:
+                return found[1]
+        return parts.area(table, viewer, drawings, token="t", user=user)[1]

@@ -1,7 +1,6 @@
 """Every change reaches every open screen, whoever made it and whatever the channel
 layer lost: a move by another process (the clocks' runner, here a real one), a group
-message a socket never got, a gap in the table's change numbers (games.rooms,
-``SeatConsumer.catch_up``)."""
+message a room never got, a gap in the table's change numbers (live.room)."""
 
 from __future__ import annotations
 
@@ -22,8 +21,9 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from games import push, rooms, services
+from games import push, services
 from games.models import Game, GameAction, Seat
+from live import room as rooms
 from tests.config.sockets import browser_socket
 from tests.games.conftest import play_one, seated_users, start_table
 
@@ -58,13 +58,12 @@ def version_of(frame: str) -> int | None:
 
 
 def cut_off(game: Game) -> None:
-    """This process's sockets at the table stop getting its group messages, as if
-    the layer lost them (the sockets stay open and keep their seats)."""
-    layer = get_channel_layer()
-    for socket in list(rooms._open.get(game.pk, ())):
-        async_to_sync(layer.group_discard)(
-            push.table_group(game.pk), socket.channel_name
-        )
+    """This process's room of the table stops getting its group messages, as if
+    the layer lost them (its sockets stay open and keep their seats)."""
+    room = rooms.room_of(game.pk)
+    assert room is not None
+    group = push.table_group(game.pk)
+    async_to_sync(get_channel_layer().group_discard)(group, room._channel)
 
 
 def run_clocks_elsewhere() -> str:
@@ -140,10 +139,9 @@ async def test_a_gap_in_the_change_numbers_makes_a_socket_read_the_table(
     await sync_to_async(cut_off)(game)
     await sync_to_async(services.chat_post)(game=game, user=users[2], text="первая")
     # Back in the group: the next change's message shows the gap.
-    consumer = next(iter(rooms._open[game.pk]))
-    await get_channel_layer().group_add(
-        push.table_group(game.pk), consumer.channel_name
-    )
+    room = rooms.room_of(game.pk)
+    assert room is not None
+    await get_channel_layer().group_add(push.table_group(game.pk), room._channel)
     await sync_to_async(services.chat_post)(game=game, user=users[3], text="вторая")
     frames = await frames_until(socket, lambda f: "вторая" in f)
     text = "".join(frames)

@@ -14,10 +14,11 @@ from django.db import transaction
 from django.test import Client
 
 from config.asgi import application
-from games import engine, hooks, push, selectors, services, snapshots
+from games import engine, hooks, push, services
 from games.engine import oracle
 from games.models import Game
 from games.state import load_state
+from live import room as rooms
 from tests.factories import UserFactory
 from tests.games.conftest import play_until, seated_users, start_table
 from tests.games.test_leaks import secret_words
@@ -211,9 +212,8 @@ async def test_the_evil_channel_reaches_evil_seats_only() -> None:
 
 
 async def test_the_push_that_ends_a_game_opens_the_sides_channels_to_everyone() -> None:
-    """A finished game's private channels are open to every seat and spectator: the
-    move that ends it reads them once, before its push, and every socket's last push
-    shows them (each socket read them itself before, off the event loop)."""
+    """A finished game's private channels are open to every seat and spectator:
+    every socket's last push shows them, from the lines its room holds."""
     game = await _at_the_sniper()
     users = await sync_to_async(seated_users)(game)
     state = await sync_to_async(load_state)(game)
@@ -225,11 +225,8 @@ async def test_the_push_that_ends_a_game_opens_the_sides_channels_to_everyone() 
     sockets = [await connect(u, game.code) for u in [*users.values(), spectator]]
     for socket in sockets:
         await drain(socket)
-    assert selectors.finished_chats_kept(game) is None
     game = await sync_to_async(play_until)(game, random.Random(0), lambda g: False)
     assert game.status == Game.Status.FINISHED
-    kept = selectors.finished_chats_kept(game)
-    assert kept is not None and [c for c, _ in kept] == ["evil"]
     for socket in sockets:
         text = "".join(await drain(socket))
         assert 'data-status="finished"' in text
@@ -382,13 +379,11 @@ def _access_changed(game: Game) -> None:
         push.access_changed_on_commit(game)
 
 
-async def test_a_tables_drawings_go_when_its_last_screen_here_closes() -> None:
-    """What this process keeps to draw a table's screens (shelves, the shared
-    regions' boards and drawings, its snapshot) goes when the table's last socket
-    here closes, and not before: another table's stays, and a screen that opens
-    there again is drawn afresh and pushed to as before."""
-    from games import rendering
-
+async def test_a_tables_room_goes_when_its_last_screen_here_closes() -> None:
+    """What this process keeps of a table (its room: the table, its drawings) goes
+    when the table's last socket here closes, and not before: another table's
+    stays, and a screen that opens there again is drawn afresh and pushed to as
+    before."""
     first = await sync_to_async(start_table)("partisans", 5)
     second = await sync_to_async(start_table)("partisans", 5)
     first_users = await sync_to_async(seated_users)(first)
@@ -401,15 +396,14 @@ async def test_a_tables_drawings_go_when_its_last_screen_here_closes() -> None:
         await sync_to_async(play_until)(game, rng, lambda g: g.version >= 3)
     for socket in (one, two, elsewhere):
         assert any('data-version="' in frame for frame in await drain(socket))
-    assert {first.pk, second.pk} <= rendering.tables_kept()
+    assert rooms.room_of(first.pk) is not None
+    assert rooms.room_of(second.pk) is not None
 
     await one.disconnect()
-    assert first.pk in rendering.tables_kept()  # a screen is still open there
+    assert rooms.room_of(first.pk) is not None  # a screen is still open there
     await two.disconnect()
-    assert first.pk not in rendering.tables_kept()
-    assert second.pk in rendering.tables_kept()
-    assert snapshots.cached(first.pk, first.code) is None
-    assert snapshots.cached(second.pk, second.code) is not None
+    assert rooms.room_of(first.pk) is None
+    assert rooms.room_of(second.pk) is not None
 
     again = await connect(first_users[0], first.code)
     first = await sync_to_async(Game.objects.get)(pk=first.pk)
@@ -420,7 +414,6 @@ async def test_a_tables_drawings_go_when_its_last_screen_here_closes() -> None:
     first = await sync_to_async(Game.objects.get)(pk=first.pk)
     pushed = await drain(again)
     assert any(f'data-version="{first.version}"' in frame for frame in pushed)
-    assert first.pk in rendering.tables_kept()
     await again.disconnect()
     await elsewhere.disconnect()
-    assert not {first.pk, second.pk} & rendering.tables_kept()
+    assert rooms.room_of(first.pk) is None and rooms.room_of(second.pk) is None

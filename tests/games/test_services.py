@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import random
-from typing import Any
 
 import pytest
 from django.db import connection
@@ -533,15 +532,12 @@ def test_the_evil_channel_opens_to_evil_seats_in_the_sniper_phase_only() -> None
 
 
 def test_a_game_survives_a_server_restart() -> None:
-    """Nothing lives only in memory: with the state cache gone (a restarted process),
-    the game is rebuilt from its action log and goes on."""
-    from games.state import forget_all
-
+    """Nothing lives only in memory: a process that knows nothing of the table (a
+    restarted one) rebuilds the game from its action log, and it goes on."""
     game = start_table("partisans", 7, {"scout": True, "check": True})
     rng = random.Random(21)
     play_until(game, rng, lambda g: g.version >= 12)
     before = {p: engine.view(load_state(game), p) for p in range(7)}
-    forget_all()
     game = Game.objects.get(pk=game.pk)
     after = {p: engine.view(load_state(game), p) for p in range(7)}
     assert before == after
@@ -569,37 +565,26 @@ def test_idle_games_are_abandoned_by_the_cleanup_command() -> None:
 
 def test_a_stale_row_never_caches_a_newer_state_under_its_version() -> None:
     """A process holding an old copy of the row must build that version's state, not
-    the log's latest, or it would cache the wrong state under the old key."""
-    from games.state import forget_all
-
+    the log's latest."""
     game = start_table("partisans", 5)
     stale = Game.objects.get(pk=game.pk)
     play_one(game, random.Random(1))
-    forget_all()
     assert engine.view(load_state(stale), None)["step"] == stale.version == 0
     game.refresh_from_db()
     assert engine.view(load_state(game), None)["step"] == game.version == 1
 
 
-def test_a_process_that_missed_moves_votes_on_the_open_proposal(
-    django_capture_on_commit_callbacks: Any,
-) -> None:
-    """On a site of several processes, one that wrote a proposal may not see the
-    moves after it: its memory of "the proposal being voted on" must not outlive
-    them. Here it remembers round one's proposal while round two's is open; a vote
-    it takes goes to round two's, and the seat's round-one vote is left alone."""
-    from games.families.resistance import projection
+def test_a_vote_goes_to_the_proposal_being_voted_on() -> None:
+    """A vote refers to the open proposal by a subquery of its own write: round
+    two's vote lands on round two's proposal, round one's votes stay as cast."""
+    from games.families.resistance.models import Proposal, Vote
 
     game = start_table("partisans", 5)
     users = seated_users(game)
     leader, _ = leader_user(game)
-    with django_capture_on_commit_callbacks(execute=True):  # kept on commit
-        services.game_act(
-            game=game, user=leader, action={"type": "propose", "team": [0, 1]}, turn=0
-        )
-    key = (game.pk, game.code)
-    remembered = projection._open.get(key)
-    assert remembered is not None
+    services.game_act(
+        game=game, user=leader, action={"type": "propose", "team": [0, 1]}, turn=0
+    )
     game.refresh_from_db()
     for position in range(5):
         services.game_act(
@@ -617,8 +602,6 @@ def test_a_process_that_missed_moves_votes_on_the_open_proposal(
         turn=game.turn,
     )
     game.refresh_from_db()
-    # The process that took round one's proposal and nothing since.
-    projection._open.put(key, remembered)
     services.game_act(
         game=game,
         user=users[0],
@@ -636,23 +619,12 @@ def test_a_process_that_missed_moves_votes_on_the_open_proposal(
     ) == [(0, True)]
 
 
-@pytest.mark.parametrize("dealt_here", [True, False])
-def test_a_mission_is_recorded_by_its_id_whether_or_not_this_process_dealt_the_game(
-    django_capture_on_commit_callbacks: Any, dealt_here: bool
-) -> None:
-    """The mission's records are written by its id, known from the deal this
-    process wrote or, in a process that never saw the deal, read once: either way
-    the approved team, the result, the fail count and the unsigned cards land on
-    that mission and no other."""
-    from games.families.resistance import projection
+def test_a_mission_is_recorded_on_its_own_row() -> None:
+    """The approved team, the result, the fail count and the unsigned cards land
+    on the mission played and no other."""
     from games.families.resistance.models import Mission, MissionCard
 
-    with django_capture_on_commit_callbacks(execute=True):
-        game = start_table("partisans", 5)
-    key = (game.pk, game.code)
-    assert projection._mission_ids.get(key) is not None
-    if not dealt_here:
-        projection._mission_ids.pop(key)
+    game = start_table("partisans", 5)
     users = seated_users(game)
     leader, _ = leader_user(game)
     services.game_act(

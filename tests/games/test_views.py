@@ -6,11 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
-from games import services, snapshots
+from games import services
 from games.models import Game, GameAction, Seat
 from tests.factories import UserFactory
 from tests.games.conftest import public_view, seated_users, start_table
@@ -134,41 +132,6 @@ def test_a_move_by_plain_post_and_its_refusal() -> None:
 def _unmasked(page: str) -> str:
     """A page without its CSRF tokens (masked afresh for every response)."""
     return re.sub(r"[A-Za-z0-9]{64}", "TOKEN", page)
-
-
-def test_a_started_table_page_takes_its_players_from_the_snapshot() -> None:
-    # Seats never change once the game has started: a page (like every socket's
-    # push) draws the players this process's snapshot holds instead of reading them
-    # (the first page makes the snapshot if no socket has).
-    game = start_table("partisans", 5)
-    view = public_view(game)
-    leader = seated_users(game)[view["leader"]]
-    client = client_for(leader)
-    client.post(
-        f"/games/t/{game.code}/act/",
-        {"action": "propose", "team": ["0", "1"], "turn": "0"},
-    )
-    first = client.get(f"/games/t/{game.code}/").content.decode()  # reads them once
-    with CaptureQueriesContext(connection) as queries:
-        body = client.get(f"/games/t/{game.code}/").content.decode()
-    assert _unmasked(body) == _unmasked(first)
-    assert not [
-        q
-        for q in queries.captured_queries
-        if 'FROM "games_seat"' in q["sql"] and 'away_since" IS NOT NULL' not in q["sql"]
-    ]
-    for user in seated_users(game).values():
-        assert user.display_name in body
-    # Without a snapshot (another process took the moves), they are read.
-    snapshots.forget_all()
-    with CaptureQueriesContext(connection) as queries:
-        again = client.get(f"/games/t/{game.code}/").content.decode()
-    assert [
-        q
-        for q in queries.captured_queries
-        if 'FROM "games_seat"' in q["sql"] and 'away_since" IS NOT NULL' not in q["sql"]
-    ]
-    assert _unmasked(again) == _unmasked(body)
 
 
 def test_a_move_by_htmx_returns_the_fresh_board_or_the_error() -> None:

@@ -10,7 +10,6 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games import state
 from history import replay
 from tests.history.builders import FIVE, Table, deal
 
@@ -36,8 +35,7 @@ def _games(count: int, rng: random.Random) -> list[Table]:
 
 
 def _queries(client: Client, url: str) -> int:
-    """Queries for one page, cold: no engine state or replay kept from before."""
-    state.forget_all()
+    """Queries for one page, cold: no replay kept from before."""
     replay.forget_all()
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url)

@@ -22,17 +22,45 @@ from games.families.cells import (
 )
 from games.families.cells.engine.rules import MISSION_DECK
 from games.families.cells.words import Words, words_for
-from games.families.registry import Family, Figure, Region
+from games.families.registry import Family, Figure
+from games.kit.regions import Region
 from games.models import Game, Seat
+
+_READS = (
+    "cells",
+    "confirmed",
+    "current",
+    "deck",
+    "failures",
+    "legal",
+    "me",
+    "mission",
+    "missions",
+    "outcome",
+    "phase",
+    "roles",
+    "successes",
+    "touches",
+    "waiting_for",
+)
+"""What every region reads of the view (the board is made whole from it)."""
+_FACTS = ("turn", "status")
 
 
 class CellsFamily(Family):
     code = "cells"
     regions = (
-        Region("top", "cells/top.html", shared=False, column="top"),
-        Region("board", "cells/board.html", shared=True, column="main"),
-        Region("card", "cells/card.html", shared=False, column="main"),
-        Region("record", "cells/record.html", shared=True, column="side"),
+        Region("top", "cells/top.html", reads=_READS, column="top", facts=_FACTS),
+        Region("board", "cells/board.html", reads=_READS, public=True, facts=_FACTS),
+        Region("card", "cells/card.html", reads=_READS, facts=_FACTS),
+        Region(
+            "record",
+            "cells/record.html",
+            reads=_READS,
+            public=True,
+            column="side",
+            facts=_FACTS,
+        ),
     )
     review_template = "cells/review.html"
     rules_template = "cells/rules.html"

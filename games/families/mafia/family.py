@@ -24,18 +24,50 @@ from games.families.mafia import (
 )
 from games.families.mafia.engine.roles import DEALT, MAFIA_ROLES, Side
 from games.families.mafia.words import Words, words_for
-from games.families.registry import Family, Figure, Region
+from games.families.registry import Family, Figure
+from games.kit.regions import Region
 from games.models import Game, Seat
+
+_READS = (
+    "day",
+    "ledger",
+    "legal",
+    "me",
+    "mornings",
+    "night",
+    "options",
+    "outcome",
+    "phase",
+    "roles",
+    "seats",
+    "timer",
+    "vote",
+)
+"""What every region reads of the view (the board is made whole from it)."""
+_FACTS = ("turn", "status")
 
 
 class MafiaFamily(Family):
     code = "mafia"
     regions = (
-        Region("top", "mafia/top.html", shared=False, column="top"),
-        Region("console", "mafia/console.html", shared=False, column="main"),
-        Region("board", "mafia/board.html", shared=True, column="main"),
-        Region("card", "mafia/card.html", shared=False, column="main"),
-        Region("record", "mafia/record.html", shared=True, column="side"),
+        Region(
+            "top",
+            "mafia/top.html",
+            reads=_READS,
+            column="top",
+            facts=(*_FACTS, "countdown"),
+        ),
+        Region("console", "mafia/console.html", reads=_READS, facts=_FACTS),
+        Region("board", "mafia/board.html", reads=_READS, public=True, facts=_FACTS),
+        Region("card", "mafia/card.html", reads=_READS, facts=_FACTS),
+        Region(
+            "record",
+            "mafia/record.html",
+            reads=(*_READS, "discipline", "inquiries", "middays", "votes"),
+            public=True,
+            column="side",
+            facts=_FACTS,
+        ),
     )
     review_template = "mafia/review.html"
     replay_notes = {

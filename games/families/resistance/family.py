@@ -4,13 +4,13 @@ family's own module."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
 from games import engine
-from games.families.registry import Family, Figure, Region
+from games.families.registry import Family, Figure
 from games.families.resistance import (
     export,
     moves,
@@ -22,21 +22,90 @@ from games.families.resistance import (
     stats,
 )
 from games.families.resistance.words import WORDS, Words
+from games.kit.regions import Region
 from games.models import Game, Seat
 
-_QUIET_MOVES = frozenset({"vote", "play"})
-"""The moves that may leave every other seat quiet (``quiet_seats``)."""
+_TOP = (
+    "checks",
+    "history",
+    "leader",
+    "legal",
+    "me.seat",
+    "mission",
+    "missions",
+    "outcome",
+    "phase",
+    "proposal.team",
+)
+
+
+def _top_reads(view: Mapping[str, Any]) -> tuple[str, ...]:
+    """A seat's banner and news: whom the table waits for only where the banner
+    names them (the check and the claim), not at a vote, where who has voted
+    changes with every ballot."""
+    if view["phase"] in ("check", "claim"):
+        return (*_TOP, "waiting_for")
+    return _TOP
 
 
 class ResistanceFamily(Family):
     code = "resistance"
     regions = (
-        Region("top", "resistance/top.html", shared=False, column="top"),
-        Region("status", "resistance/status.html", shared=True, column="top"),
-        Region("action", "resistance/action.html", shared=False, column="top"),
-        Region("board", "resistance/board.html", shared=True, column="main"),
-        Region("card", "resistance/card.html", shared=False, column="main"),
-        Region("record", "resistance/record.html", shared=True, column="side"),
+        Region("top", "resistance/top.html", reads=_top_reads, column="top"),
+        Region(
+            "status",
+            "resistance/status.html",
+            public=True,
+            column="top",
+            reads=(
+                "mission",
+                "missions",
+                "outcome",
+                "phase",
+                "proposal",
+                "voters",
+                "waiting_for",
+            ),
+        ),
+        Region(
+            "action",
+            "resistance/action.html",
+            column="top",
+            reads=("legal", "me.seat", "me.vote", "phase"),
+            facts=("turn",),
+        ),
+        Region(
+            "board",
+            "resistance/board.html",
+            public=True,
+            reads=(
+                "history",
+                "leader",
+                "me",
+                "mission",
+                "missions",
+                "phase",
+                "play",
+                "proposal",
+                "rejections",
+                "roles",
+                "token",
+                "voters",
+            ),
+        ),
+        Region(
+            "card",
+            "resistance/card.html",
+            reads=("checks", "legal", "me", "phase", "sniper"),
+            facts=("turn", "status", "chats"),
+        ),
+        Region(
+            "record",
+            "resistance/record.html",
+            public=True,
+            column="side",
+            reads=("checks", "history", "me", "phase", "sniper"),
+        ),
     )
     review_template = "resistance/review.html"
     rules_template = "resistance/rules.html"
@@ -71,17 +140,6 @@ class ResistanceFamily(Family):
         self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
     ) -> Any:
         return presenters.board(view, names, playing=playing)
-
-    def quiet_seats(
-        self, action: Mapping[str, Any], position: int, positions: Iterable[int]
-    ) -> frozenset[int]:
-        # A vote or a mission card that leaves the decision open changes the
-        # mover's own card and the shared regions (who has voted or played), and
-        # nothing any other seat shows of its own: votes and cards stay secret until
-        # the last one is in, and no seat's card shows another's progress.
-        if action.get("type") in _QUIET_MOVES:
-            return frozenset(seat for seat in positions if seat != position)
-        return frozenset()
 
     def parse_move(self, fields: Any) -> dict[str, Any]:
         return moves.parse_move(fields)

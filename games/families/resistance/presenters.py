@@ -22,8 +22,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from django.utils import translation
-from django.utils.functional import Promise
 from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -36,7 +34,6 @@ from games.families.resistance.words import (
     side_name,
     words_for,
 )
-from games.pieces import text_of
 
 MAX_REJECTIONS = 5
 
@@ -171,10 +168,23 @@ class Board:
         self.ruleset: str = view["ruleset"]
         self.words: Words = words_for(self.ruleset)
         self.phrases = phrases_for(self.ruleset)
-        self.me: int | None = view["me"]["seat"] if view["me"] else None
-        self.phase: str = view["phase"]
-        self.over = self.phase == "over"
-        self.rejections: int = view["rejections"]
+
+    @cached_property
+    def me(self) -> int | None:
+        me = self.view["me"]
+        return me["seat"] if me else None
+
+    @cached_property
+    def phase(self) -> str:
+        return str(self.view["phase"])
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @cached_property
+    def rejections(self) -> int:
+        return int(self.view["rejections"])
 
     @cached_property
     def _banner(self) -> tuple[str, str]:
@@ -560,14 +570,9 @@ def _checks(
 
 
 def _said(text: Any) -> str:
-    """``str(text)``: a game's word (a lazy text: a role's or a side's name, a
-    card's, a phrase) in the active language, translated once per process and
-    language (``games.pieces.text_of``). A seat's card and board name a dozen of
-    them, and every push drew each through the whole translation machinery again.
-    A phrase filled in with ``%`` is not one of these: it keeps its lazy ``%``,
-    which writes its numbers in the language's own digits."""
-    if isinstance(text, Promise):
-        return text_of(text, translation.get_language())
+    """A game's word (a lazy text: a role's or a side's name, a card's, a phrase)
+    in the active language. A phrase filled in with ``%`` is not one of these: it
+    keeps its lazy ``%``, which writes its numbers in the language's own digits."""
     return str(text)
 
 

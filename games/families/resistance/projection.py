@@ -13,10 +13,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db.models import Subquery
 
-from games import engine, writes
-from games.cache import LRU
+from games import engine
 from games.families.resistance.models import (
     Check,
     Mission,
@@ -38,13 +37,8 @@ def project(
             handler(game, seats, event.data)
 
 
-_mission_ids: LRU[tuple[int, str], dict[int, int]] = LRU(4096)
-"""A table's missions' ids by number: written at the deal and never changed after,
-so each process learns them once per table (from the deal it wrote, or one read)."""
-
-
 def _started(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
-    made = Mission.objects.bulk_create(
+    Mission.objects.bulk_create(
         Mission(
             game=game,
             number=mission["number"],
@@ -53,35 +47,16 @@ def _started(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> 
         )
         for mission in data["missions"]
     )
-    ids = {mission.number: mission.pk for mission in made}
-    if all(ids.values()):
-        key = (game.pk, game.code)
-        transaction.on_commit(lambda: _mission_ids.put(key, ids))
 
 
-def _mission_id(game: Game, number: int) -> int:
-    key = (game.pk, game.code)
-    ids = _mission_ids.get(key)
-    if ids is None or number not in ids:
-        ids = dict(
-            Mission.objects.filter(game=game).values_list("number", "pk").order_by()
-        )
-        _mission_ids.put(key, ids)
-    return ids[number]
-
-
-_open: LRU[tuple[int, str], tuple[int, int]] = LRU(4096)
-"""The proposal being voted on at a table, as this process wrote it, and the table's
-version after the move that wrote it: each vote refers to it. It holds only for the
-very next move: on a site of several processes another one may have taken the moves
-in between (revealed this proposal's votes, written the next proposal), so a move on
-any later version, like a process that never wrote it, asks the database."""
-
-
-def _remember_open(game: Game, proposal_id: int) -> None:
-    """After the commit only: a rolled-back move must leave no stale id behind."""
-    key, entry = (game.pk, game.code), (proposal_id, game.version)
-    transaction.on_commit(lambda: _open.put(key, entry))
+def _open_proposal(game: Game) -> Subquery:
+    """The proposal being voted on, as a subquery: a vote refers to it without a
+    read of its own."""
+    return Subquery(
+        Proposal.objects.filter(game=game, approved__isnull=True)
+        .order_by("-pk")
+        .values("pk")[:1]
+    )
 
 
 def _proposed(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
@@ -92,51 +67,28 @@ def _proposed(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) ->
         leader=seats[data["leader"]],
     )
     proposal.team.add(*(seats[position] for position in data["team"]))
-    _remember_open(game, proposal.pk)
-
-
-def _open_proposal_id(game: Game) -> int:
-    # ``game`` is the locked row, its version already that of the move being
-    # written: the entry holds if it was written by the move just before.
-    known = _open.get((game.pk, game.code))
-    if known is not None and known[1] == game.version - 1:
-        return known[0]
-    found: int = (
-        Proposal.objects.filter(game=game, approved__isnull=True)
-        .values_list("pk", flat=True)
-        .latest("pk")
-    )
-    return found
 
 
 def _vote_cast(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
-    proposal_id = _open_proposal_id(game)
-    writes.insert(
-        Vote(proposal_id=proposal_id, seat=seats[data["seat"]], approve=data["approve"])
+    Vote.objects.create(
+        proposal_id=_open_proposal(game),
+        seat=seats[data["seat"]],
+        approve=data["approve"],
     )
-    _remember_open(game, proposal_id)
 
 
 def _votes_revealed(
     game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]
 ) -> None:
-    # Each record is written by its id, without reading it first: the proposal is
-    # the open one, the mission's id is known, the team is the event's.
-    Proposal.objects.filter(pk=_open_proposal_id(game)).update(
+    Proposal.objects.filter(game=game, approved__isnull=True).update(
         approved=data["approved"]
     )
-    key = (game.pk, game.code)
-    # After the vote's own entry (on_commit keeps the order they were asked in).
-    transaction.on_commit(lambda: _open.pop(key))
     if data["approved"]:
         team = data["team"]
-        mission_id = _mission_id(game, data["mission"])
-        Mission.objects.filter(pk=mission_id).update(size=len(team))
-        through = Mission.team.through
-        through.objects.bulk_create(
-            through(mission_id=mission_id, seat_id=seats[position].pk)
-            for position in team
-        )
+        mission = Mission.objects.get(game=game, number=data["mission"])
+        mission.size = len(team)
+        mission.save(update_fields=["size"])
+        mission.team.add(*(seats[position] for position in team))
 
 
 def _mission_done(
@@ -144,15 +96,14 @@ def _mission_done(
 ) -> None:
     """The result, the fail count, and the cards themselves in shuffled order and
     without authors, as the table sees them turned up."""
-    mission_id = _mission_id(game, data["mission"])
-    Mission.objects.filter(pk=mission_id).update(
-        result=Mission.Result.SUCCESS if data["success"] else Mission.Result.FAIL,
-        fails=data["fails"],
-    )
+    mission = Mission.objects.get(game=game, number=data["mission"])
+    mission.result = Mission.Result.SUCCESS if data["success"] else Mission.Result.FAIL
+    mission.fails = data["fails"]
+    mission.save(update_fields=["result", "fails"])
     cards = [False] * data["fails"] + [True] * (data["size"] - data["fails"])
     random.SystemRandom().shuffle(cards)
     MissionCard.objects.bulk_create(
-        MissionCard(mission_id=mission_id, success=card) for card in cards
+        MissionCard(mission=mission, success=card) for card in cards
     )
 
 

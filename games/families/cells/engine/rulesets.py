@@ -114,6 +114,7 @@ class CellsRuleset:
         *,
         after: GameState | None = None,
         own: bool = True,
+        memo: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         return view.view(state, seat, after=after, own=own)
 

@@ -448,6 +448,7 @@ class MafiaRuleset:
         *,
         after: GameState | None = None,
         own: bool = True,
+        memo: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         return view.view(state, seat, after=after, own=own)
 

@@ -211,8 +211,9 @@ class ResistanceRuleset:
         *,
         after: GameState | None = None,
         own: bool = True,
+        memo: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        return view.view(state, seat, after=after, own=own)
+        return view.view(state, seat, after=after, own=own, memo=memo)
 
     def random_action(
         self, state: GameState, rng: Random

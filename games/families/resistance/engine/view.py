@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.cache import MadeOnce
 from games.engine.core import NotSeated
 from games.families.resistance.engine.knowledge import told
 from games.families.resistance.engine.rules import (
@@ -204,6 +203,7 @@ def view(
     *,
     after: GameState | None = None,
     own: bool = True,
+    memo: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What ``seat`` (``None``: a spectator) sees of ``state``; see the module doc.
 
@@ -215,7 +215,7 @@ def view(
     not that player) leaves out the cards the seat played: who played which mission
     card stays secret forever (docs/rules.md §1).
     """
-    shown = _view(state, seat)
+    shown = _view(state, seat, memo)
     if after is not None and seat is None:
         _reveal(shown, _view(after, None))
     if not own and shown["me"]:
@@ -235,27 +235,29 @@ def _reveal(shown: dict[str, Any], final: dict[str, Any]) -> None:
         shown["sniper"] = {**shown["sniper"], "sniper": final["sniper"]["sniper"]}
 
 
-SHARED_KEPT = 64
-"""States whose seat-independent parts are kept (a few per table playing)."""
-
-
-def _make_shared(
-    state: GameState,
+def _shared(
+    state: GameState, memo: dict[str, Any] | None
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    return _missions(state), _history(state)
+    """The mission track and the vote history of a state: the same for every seat,
+    and the longer part of a view late in a game, so made once for every view that
+    shares ``memo``. Whoever reads a view only reads it: a view is never changed in
+    place (the family's ``test_shared_view`` checks that pushes, pages and bots leave
+    these parts as they were made)."""
+    if memo is not None:
+        found = memo.get("resistance.shared")
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    made = _missions(state), _history(state)
+    if memo is not None:
+        memo["resistance.shared"] = made
+    return made
 
 
-_shared_parts = MadeOnce(SHARED_KEPT, _make_shared)
-"""The mission track and the vote history of a state: the same for every seat, and
-the longer part of a view late in a game, so made once per state and handed to every
-seat's view (a push draws ten views of one state). Whoever reads a view only reads
-it: a view is never changed in place (the family's ``test_shared_view`` checks that a
-whole game of pushes, pages and bots leaves these parts as they were made)."""
-
-
-def _view(state: GameState, seat: int | None) -> dict[str, Any]:
+def _view(
+    state: GameState, seat: int | None, memo: dict[str, Any] | None = None
+) -> dict[str, Any]:
     table = state.table
-    missions, history = _shared_parts(state)
+    missions, history = _shared(state, memo)
     if seat is not None and (type(seat) is not int or not 0 <= seat < table.players):
         raise NotSeated(seat=repr(seat))
     over = state.phase is Phase.OVER

@@ -24,10 +24,8 @@ import pytest
 
 from games import engine
 from games.models import Game
-from games.rendering import render_live
-from games.selectors import table_context
 from games.state import load_state
-from tests.games.conftest import play_one, seated_users, start_table
+from tests.games.conftest import live_area, play_one, seated_users, start_table
 from tests.games.families.resistance.test_glance import _region, _skeleton, _summary
 
 pytestmark = pytest.mark.django_db
@@ -87,12 +85,7 @@ def _play_and_compare(
         game.refresh_from_db()
         state = load_state(game)
         public = engine.view(state, None)
-        pages = {
-            seat: render_live(
-                table_context(game, user, with_chat=False), csrf_token="x"
-            )
-            for seat, user in users.items()
-        }
+        pages = {seat: live_area(game, user) for seat, user in users.items()}
         for name in ("board", "record"):
             assert len({_region(html, name) for html in pages.values()}) == 1, name
         summaries = {

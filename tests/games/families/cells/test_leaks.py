@@ -17,11 +17,9 @@ from django.utils import translation
 
 from games.engine import oracle
 from games.models import Game
-from games.rendering import render_live
-from games.selectors import table_context
 from games.state import load_state
 from tests.factories import UserFactory
-from tests.games.conftest import play_one, seated_users, start_table
+from tests.games.conftest import live_area, play_one, seated_users, start_table
 from tests.games.families.cells.support import secret_words
 
 pytestmark = pytest.mark.django_db
@@ -77,9 +75,7 @@ def test_no_page_fragment_or_push_leaks(players: int, seed: int) -> None:
                 f"fragment {position}",
             )
             with translation.override(language):
-                pushed = render_live(
-                    table_context(game, viewers[position], with_chat=False)
-                )
+                pushed = live_area(game, viewers[position])
             assert_clean(state, position, pushed, words, f"push {position} @{steps}")
         if game.status != Game.Status.PLAYING:
             break

@@ -18,7 +18,7 @@ from tests.factories import UserFactory
 from tests.games.conftest import seated_users, start_table
 from tests.games.families.cells.support import secret_words
 from tests.games.test_consumers import TIMEOUT, connect
-from tests.games.test_drawn import _TopLevel
+from tests.live.frames import parts_of
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -66,10 +66,11 @@ async def test_every_push_to_every_seat_is_clean(players: int, seed: int) -> Non
     # game, which sends the parts that changed) has each of its parts in it as sent.
     again = await connect(users[0], game.code)
     snapshot = await again.receive_from(timeout=TIMEOUT)
-    sent = [found for found in _TopLevel(last[0]).found if found[0] != "table-clock"]
-    assert {"table-state", "table-presence"} <= {ident for ident, *_ in sent}
-    assert any(ident.startswith("region-") for ident, *_ in sent)
-    for ident, whole, _inner, _oob in sent:
-        assert whole.replace(' hx-swap-oob="true"', "", 1) in snapshot, ident
+    pushed = parts_of(snapshot)
+    sent = {ident for ident in parts_of(last[0]) if ident != "table-clock"}
+    assert {"table-state", "table-presence"} <= sent
+    assert any(ident.startswith("region-") for ident in sent)
+    for ident in sent:
+        assert parts_of(last[0])[ident] == pushed[ident], ident
     for socket in [*sockets.values(), again]:
         await socket.disconnect()

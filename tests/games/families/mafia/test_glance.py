@@ -22,9 +22,8 @@ from django.utils import translation
 from games import engine, services
 from games.families.mafia.engine import Step
 from games.models import Game
-from games.rendering import render_live
-from games.selectors import table_context
 from games.state import load_state
+from tests.games.conftest import live_area
 from tests.games.families.mafia.support import start_table, users_by_seat
 
 pytestmark = pytest.mark.django_db
@@ -97,7 +96,7 @@ def _tops(game: Game) -> dict[int, str]:
         if not engine.legal_actions(state, seat):
             continue
         with translation.override("en"):
-            live = render_live(table_context(game, users[seat], with_chat=False))
+            live = live_area(game, users[seat])
         found = TOP.search(live)
         assert found, live[:300]
         tops[seat] = re.sub(
@@ -108,9 +107,7 @@ def _tops(game: Game) -> dict[int, str]:
 
 def _card(game: Game, seat: int) -> str:
     with translation.override("en"):
-        live = render_live(
-            table_context(game, users_by_seat(game)[seat], with_chat=False)
-        )
+        live = live_area(game, users_by_seat(game)[seat])
     found = CARD.search(live)
     assert found
     return found.group(0)

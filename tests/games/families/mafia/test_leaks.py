@@ -21,10 +21,9 @@ from django.utils import translation
 from games import engine
 from games.engine import oracle
 from games.models import Game
-from games.rendering import render_live
-from games.selectors import table_context
 from games.state import load_state
 from tests.factories import UserFactory
+from tests.games.conftest import live_area
 from tests.games.families.mafia.support import (
     play_one,
     secret_words,
@@ -84,7 +83,7 @@ def test_no_page_fragment_or_push_leaks_and_nights_look_alike(seed: int) -> None
             _clean(state, seat, fragment.content.decode(), words, f"fragment {seat}")
             viewer = users[seat] if seat is not None else spectator
             with translation.override(language):
-                pushed = render_live(table_context(game, viewer, with_chat=False))
+                pushed = live_area(game, viewer)
             _clean(state, seat, pushed, words, f"push {seat} @{step}")
         public = engine.view(state, None)
         if public["phase"] == "night" and step % 4 == 0:
@@ -93,9 +92,7 @@ def test_no_page_fragment_or_push_leaks_and_nights_look_alike(seed: int) -> None
                 if not engine.legal_actions(state, seat):
                     continue  # tapped already or left the game: "done" / "left"
                 with translation.override("en"):
-                    live = render_live(
-                        table_context(game, users[seat], with_chat=False)
-                    )
+                    live = live_area(game, users[seat])
                 found = TOP.search(live)
                 assert found, live[:500]
                 shapes.add(_shape(found.group(1)))

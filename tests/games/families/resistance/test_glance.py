@@ -23,10 +23,8 @@ import pytest
 
 from games import engine
 from games.models import Game
-from games.rendering import render_live
-from games.selectors import table_context
 from games.state import load_state
-from tests.games.conftest import play_one, seated_users, start_table
+from tests.games.conftest import live_area, play_one, seated_users, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -106,8 +104,7 @@ def _render_all(game: Game) -> dict[int, str]:
     users = seated_users(game)
     pages = {}
     for position, user in users.items():
-        ctx = table_context(game, user, with_chat=False)
-        pages[position] = render_live(ctx, csrf_token="x")
+        pages[position] = live_area(game, user)
     return pages
 
 

@@ -1,5 +1,5 @@
-"""The parts of a view that every seat shares are made once per state and never
-changed by anyone who reads them."""
+"""The parts of a view that every seat shares are made once per table state (the
+views' ``memo``) and never changed by anyone who reads them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from django.urls import reverse
 from games import engine, services
 from games.families.resistance.engine import view as views
 from games.models import Game
-from games.state import load_state
+from live import parts
+from live import table as tables
 from tests.games.conftest import draw_push, seated_users, start_table
 
 
@@ -22,19 +23,21 @@ def test_every_seat_reads_the_same_track_and_history_and_nobody_changes_them() -
     game = start_table("partisans", 7, {"scout": True, "check": True})
     users = seated_users(game)
     rng = random.Random(3)
-    sent: dict[int, dict[str, str]] = {}
-    memos: dict[int, dict[object, object]] = {}
+    sent: dict[int, object] = {}
+    drawings = parts.Drawings()
     client = Client()
     for _step in range(400):
         game.refresh_from_db()
-        state = load_state(game)
-        one, other = engine.view(state, 0), engine.view(state, 1)
+        table = tables.read(game.pk, game.code)
+        assert table is not None
+        state = table.state
+        one, other = table.view(0), table.view(1)
+        assert one is not None and other is not None
         assert one["missions"] is other["missions"]
         assert one["history"] is other["history"]
         made = copy.deepcopy((one["missions"], one["history"]))
         for position, user in users.items():
-            memo = memos.setdefault(position, {})
-            sent[position] = draw_push(game, user, sent.get(position), memo)
+            sent[position] = draw_push(table, user, sent.get(position), drawings)
         client.force_login(users[game.version % len(users)])
         assert client.get(reverse("games:table", args=[game.code])).status_code == 200
         # Every seat's drawing, a page and the bot's reading leave them as made.

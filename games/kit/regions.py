@@ -1,0 +1,281 @@
+"""A family's live page: regions, each a template and the inputs it is drawn from.
+
+A region names the keys of the engine's view it shows (``reads``) and the table's
+facts it shows besides (``facts``: the table's turn, its status, the viewer's
+private chat...). Its template, and the family's board built for it, get those and
+nothing else: a :class:`Slice` of the view that raises :class:`UndeclaredInput` for
+any other key, and facts that raise for any other name. What a region shows is
+therefore a function of its inputs (:meth:`Region.inputs`) and the language, by
+construction: a page and every push draw it from the same inputs, and a region whose
+inputs did not change is not drawn again (``live``).
+
+A public region is drawn from the spectator's view: the same for every seat, so it
+can carry nothing secret, and it is drawn once per change for all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template.loader import get_template
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+
+ALWAYS = ("ruleset", "players")
+"""View keys every slice holds: they never change during a game."""
+
+CSRF_PLACEHOLDER = "csrf0placeholder0drawn0once0for0every0seat0" + "0" * 21
+"""The token a drawing's forms carry, the length and alphabet of a real one, put in
+place of each screen's own when the drawing is sent (:func:`with_token`): screens
+whose inputs are equal share one drawing."""
+
+
+class UndeclaredInput(RuntimeError):
+    """A region read a view key or a table fact it does not declare. Not a
+    ``KeyError``: templates would print it as an empty string."""
+
+
+_MISSING = object()
+_shapes: dict[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]] = {}
+
+
+def shape(keys: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``keys`` as (name, the entries declared inside it; none: all of it), worked
+    out once per set of keys (a region's reads are constants of its family)."""
+    found = _shapes.get(keys)
+    if found is None:
+        inner: dict[str, list[str] | None] = {}
+        for key in keys:
+            name, _dot, rest = key.partition(".")
+            parts = inner.setdefault(name, [])
+            if not rest:
+                inner[name] = None  # the whole entry
+            elif parts is not None:
+                parts.append(rest)
+        found = _shapes[keys] = tuple(
+            (name, tuple(parts or ())) for name, parts in inner.items()
+        )
+    return found
+
+
+class Slice(Mapping[str, Any]):
+    """The keys of a view a region declared, as the view has them (a key the view
+    lacks reads as missing, as in the view); any other key raises. A key read as
+    ``"proposal.team"`` declares only that entry of the view's ``proposal`` (when
+    it is a mapping): the region does not change when the proposal's other
+    entries do."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, view: Mapping[str, Any], keys: tuple[str, ...]) -> None:
+        items: dict[str, Any] = {}
+        for name, parts in shape(keys):
+            value = view.get(name, _MISSING)
+            if parts and isinstance(value, Mapping):
+                value = Slice(value, parts)
+            items[name] = value
+        self._items = items
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._items.get(key, self)
+        if value is self:
+            raise UndeclaredInput(f"the view's {key!r} is not among the region's reads")
+        if value is _MISSING:
+            raise KeyError(key)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key, value in self._items.items() if value is not _MISSING)
+
+    def __len__(self) -> int:
+        return sum(1 for value in self._items.values() if value is not _MISSING)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Slice) and self._items == other._items
+
+    def __hash__(self) -> int:  # compared, never filed by hash
+        raise TypeError("a Slice is compared, not hashed")
+
+    def __repr__(self) -> str:
+        return f"Slice({sorted(self._items)})"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a region may show of the table besides its view (each region declares
+    the names it reads in ``Region.facts``)."""
+
+    code: str
+    turn: int = 0
+    status: str = ""
+    version: int = 0
+    chats: tuple[tuple[str, str, tuple[Any, ...], bool], ...] = ()
+    """The viewer's readable private channels: (channel, label, lines, can write)."""
+    countdown: str = ""
+    """A running countdown's markup (a speech timer), the same on every screen."""
+
+
+class DeclaredFacts:
+    """A region's facts: the code and those it declares; any other raises."""
+
+    __slots__ = ("_facts", "_names")
+
+    def __init__(self, facts: Facts, names: tuple[str, ...]) -> None:
+        self._facts = facts
+        self._names = ("code", *names)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self._names:
+            raise UndeclaredInput(
+                f"the table's {name!r} is not among the region's facts"
+            )
+        return getattr(self._facts, name)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything one region is drawn from; equal inputs draw equal HTML (in one
+    language)."""
+
+    view: Slice
+    facts: tuple[Any, ...]
+    playing: bool
+    readonly: bool
+
+
+@dataclass(frozen=True)
+class Region:
+    """One region of a table's live page, drawn by a family template.
+
+    ``reads``: the keys of the view the region shows; ``facts``: the names of
+    :class:`Facts` it shows. ``public``: drawn from the spectator's view, the same
+    for every seat. ``column`` places it: ``top`` (full width, first), ``main`` or
+    ``side`` (two columns on a wide screen, one after the other on a phone).
+
+    The template gets ``view`` (the slice), ``board`` (the family's board of that
+    slice, built when the template first reads it), ``game`` (the facts), ``names``,
+    ``readonly`` and the forms' ``csrf_token``."""
+
+    id: str
+    template: str
+    reads: tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[str, ...]]
+    """The view's keys, or a function of the view that names them (a region that
+    reads a key only in some phases, so that it does not change with it in the
+    others)."""
+    public: bool = False
+    column: str = "main"
+    facts: tuple[str, ...] = ()
+
+    def inputs(
+        self,
+        view: Mapping[str, Any],
+        facts: Facts,
+        *,
+        playing: bool = True,
+        readonly: bool = False,
+    ) -> Inputs:
+        reads = self.reads if isinstance(self.reads, tuple) else self.reads(view)
+        return Inputs(
+            view=Slice(view, (*ALWAYS, *reads)),
+            facts=tuple(getattr(facts, name) for name in self.facts),
+            playing=playing,
+            readonly=readonly,
+        )
+
+
+Board = Callable[[Mapping[str, Any], Mapping[int, str], bool], Any]
+
+
+@dataclass
+class Drawing:
+    """A region's HTML with the forms' token as a placeholder."""
+
+    html: SafeString
+    has_token: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.has_token = CSRF_PLACEHOLDER in self.html
+
+
+def draw(
+    region: Region,
+    inputs: Inputs,
+    facts: Facts,
+    names: Mapping[int, str],
+    board: Board,
+    *,
+    extra: Mapping[str, Any] | None = None,
+) -> Drawing:
+    """``region`` drawn from ``inputs`` in the active language (``extra``: what a
+    page adds that no push does, such as a refusal flashed into the card)."""
+    made: list[Any] = []
+
+    def built_board() -> Any:
+        if not made:
+            made.append(board(inputs.view, names, inputs.playing))
+        return made[0]
+
+    context = {
+        "view": inputs.view,
+        "board": built_board,
+        "game": DeclaredFacts(facts, region.facts),
+        "names": names,
+        "readonly": inputs.readonly,
+        "csrf_token": CSRF_PLACEHOLDER,
+        **(extra or {}),
+    }
+    html = get_template(region.template).render(context)
+    return Drawing(mark_safe(compact(html)))  # noqa: S308 - a template's output
+
+
+def with_token(drawing: Drawing, token: str | None) -> str:
+    """The drawing with a screen's own token in its forms."""
+    if not drawing.has_token:
+        return drawing.html
+    return drawing.html.replace(CSRF_PLACEHOLDER, token or "")
+
+
+def compact(html: str) -> str:
+    """A template's output without its indentation and blank lines: a run of white
+    space that holds a line break becomes one line break, which HTML shows exactly
+    as it showed the run (no live template has a <pre> or a <textarea>)."""
+    if "\n" not in html:
+        return html
+    lines = html.split("\n")
+    kept = [lines[0].rstrip()]
+    kept.extend(line for line in map(str.strip, lines[1:-1]) if line)
+    kept.append(lines[-1].lstrip())
+    return "\n".join(kept)
+
+
+def language() -> str:
+    return translation.get_language() or ""
+
+
+def draw_regions(
+    regions: tuple[Region, ...],
+    board: Board,
+    view: Mapping[str, Any],
+    public_view: Mapping[str, Any],
+    facts: Facts,
+    names: Mapping[int, str],
+    *,
+    playing: bool = True,
+    readonly: bool = False,
+) -> list[tuple[Region, SafeString]]:
+    """Every region drawn from ``view`` (a public one from ``public_view``), with
+    nothing kept: a replay's screen, a test's."""
+    drawn = []
+    for region in regions:
+        inputs = region.inputs(
+            public_view if region.public else view,
+            facts,
+            playing=playing,
+            readonly=readonly,
+        )
+        drawn.append((region, draw(region, inputs, facts, names, board).html))
+    return drawn

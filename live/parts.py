@@ -1,0 +1,425 @@
+"""A viewer's live area, part by part, and the frame a screen is sent when it changes.
+
+The area of a started table is made of parts, each swapped in by its id: the table's
+state (its version, turn and clock: every frame carries it), the family's regions
+(``games.kit.regions``), who is away, and the viewer's extras (host tools, the
+rematch, the moves the bot made for players, a finished game's private channels).
+Each region and the extras are drawn from declared inputs; a screen keeps the inputs
+of what it shows (:class:`Shown`), and its next frame holds only the parts whose
+inputs changed. A room's :class:`Drawings` finds a drawing made for equal inputs
+(another seat's, or a public region's, drawn once for every screen), so equal
+inputs are drawn once. Before the start the area is the waiting room, drawn whole.
+
+A page (``live.views``) draws the same parts from the same table, so a pushed screen
+equals a fresh load by construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from games.families.registry import family_of
+from games.kit.regions import (
+    CSRF_PLACEHOLDER,
+    Drawing,
+    Facts,
+    Inputs,
+    Region,
+    compact,
+    draw,
+    with_token,
+)
+from games.models import ChatMessage, Game
+from games.presence import Away, bot_moves, render_notice
+from games.words import house_decisions, option_labels, option_settings
+from live.table import Table, Viewer
+from numerals.digits import localize_text, numerals_for
+
+KEPT_PER_REGION = 12
+"""A room's drawings kept per region and language: one per seat of a full table and
+a spare, so that every seat's own region is found again."""
+
+
+class Drawings:
+    """A room's recent drawings, per part and language, found by equal inputs
+    (most recent first)."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[str, str], list[tuple[Any, Drawing]]] = {}
+
+    def get(self, part: str, inputs: Any, make: Callable[[], Drawing]) -> Drawing:
+        made = self._made.setdefault((part, translation.get_language() or ""), [])
+        for index, (known, drawing) in enumerate(made):
+            if known == inputs:
+                if index:
+                    made.insert(0, made.pop(index))
+                return drawing
+        drawing = make()
+        made.insert(0, (inputs, drawing))
+        del made[KEPT_PER_REGION:]
+        return drawing
+
+    def forget(self) -> None:
+        self._made.clear()
+
+
+@dataclass
+class Shown:
+    """What one screen shows: the table's status its area was drawn at, and for
+    each part, the inputs it was drawn from."""
+
+    status: str = ""
+    parts: dict[str, Any] = field(default_factory=dict)
+
+
+# --- the parts ----------------------------------------------------------------------
+
+
+def facts(table: Table, viewer: Viewer) -> Facts:
+    game = table.game
+    return Facts(
+        code=game.code,
+        turn=game.turn,
+        status=game.status,
+        version=game.version,
+        chats=side_chats(table, viewer) if game.status == Game.Status.PLAYING else (),
+        countdown=table.countdown.isoformat() if table.countdown else "",
+    )
+
+
+def side_chats(table: Table, viewer: Viewer) -> tuple[tuple[Any, ...], ...]:
+    """The private channels ``viewer`` reads, as the side chat template shows them:
+    (channel, label, lines, may write)."""
+    words = family_of(table.game.ruleset).words(table.game.ruleset)
+    writing = (viewer.seated or viewer.moderating) and (
+        table.game.status == Game.Status.PLAYING
+    )
+    return tuple(
+        (channel, words.channel(channel), lines, writing)
+        for channel, lines in table.private_lines(viewer)
+    )
+
+
+@dataclass(frozen=True)
+class Rematch:
+    status: str
+    url: str
+
+    def get_absolute_url(self) -> str:
+        return self.url
+
+
+@dataclass(frozen=True)
+class ExtrasFacts:
+    """What the extras template reads of the table."""
+
+    code: str
+    status: str
+    next_game: Rematch | None
+
+
+@dataclass(frozen=True)
+class Extras:
+    """The inputs of a viewer's extras."""
+
+    game: ExtrasFacts
+    is_host: bool
+    is_seated: bool
+    bot_moves: tuple[tuple[int, str], ...]
+    side_chats: tuple[tuple[Any, ...], ...]
+    readonly: bool = False
+
+
+EXTRAS = "games/_extras.html"
+
+
+def extras(table: Table, viewer: Viewer) -> Extras:
+    game = table.game
+    rematch = None
+    if game.status == Game.Status.FINISHED and game.next_game_id is not None:
+        following = game.next_game
+        rematch = Rematch(following.status, following.get_absolute_url())
+    return Extras(
+        game=ExtrasFacts(code=game.code, status=game.status, next_game=rematch),
+        is_host=viewer.is_host,
+        is_seated=viewer.seated,
+        bot_moves=tuple(bot_moves(game, table.names)),
+        side_chats=side_chats(table, viewer)
+        if game.status == Game.Status.FINISHED
+        else (),
+    )
+
+
+def _draw_extras(inputs: Extras) -> Drawing:
+    context = {
+        "game": inputs.game,
+        "is_host": inputs.is_host,
+        "is_seated": inputs.is_seated,
+        "readonly": inputs.readonly,
+        "bot_moves": inputs.bot_moves,
+        "side_chats": [
+            {"channel": channel, "label": label, "messages": lines, "can_write": False}
+            for channel, label, lines, _writing in inputs.side_chats
+        ],
+        "csrf_token": CSRF_PLACEHOLDER,
+    }
+    return Drawing(mark_safe(compact(render_to_string(EXTRAS, context))))  # noqa: S308
+
+
+def _public(table: Table) -> dict[str, Inputs]:
+    """The public regions' inputs, the same for every screen of ``table``."""
+    found: dict[str, Inputs] | None = table.shared.get("public")
+    if found is None:
+        view = table.public_view
+        assert view is not None
+        spectator = facts(table, Viewer(user_id=None))
+        playing = table.game.status != Game.Status.ABANDONED
+        found = table.shared["public"] = {
+            region.id: region.inputs(view, spectator, playing=playing)
+            for region in family_of(table.game.ruleset).regions
+            if region.public
+        }
+    return found
+
+
+@dataclass
+class Parts:
+    """A started table's parts for one viewer, each found or drawn."""
+
+    countdown: bool
+    regions: list[tuple[Region, Inputs, SafeString]]
+    extras: tuple[Extras, SafeString]
+
+
+def parts(
+    table: Table,
+    viewer: Viewer,
+    drawings: Drawings,
+    token: str | None,
+    *,
+    shown: Shown | None = None,
+    extra: dict[str, Any] | None = None,
+) -> Parts:
+    """Every part of a started table's area for ``viewer``, drawn or found; with
+    ``shown``, a part whose inputs are those it shows is left undrawn (its HTML
+    "")."""
+    game = table.game
+    family = family_of(game.ruleset)
+    own = facts(table, viewer)
+    public = _public(table)
+    playing = game.status != Game.Status.ABANDONED
+    view = table.view_of(viewer)
+    assert view is not None
+
+    def board(view: Any, names: Any, playing: bool) -> Any:
+        return family.board(view, names, playing=playing)
+
+    regions = []
+    for region in family.regions:
+        if region.public:
+            inputs = public[region.id]
+        else:
+            inputs = region.inputs(view, own, playing=playing)
+        if shown is not None and shown.parts.get(region.id) == inputs:
+            regions.append((region, inputs, SafeString("")))
+            continue
+        drawn = (
+            draw(region, inputs, own, table.names, board, extra=extra)
+            if extra
+            else drawings.get(
+                region.id,
+                inputs,
+                lambda region=region, inputs=inputs: draw(
+                    region, inputs, own, table.names, board
+                ),
+            )
+        )
+        regions.append((region, inputs, mark_safe(with_token(drawn, token))))  # noqa: S308
+    mine = extras(table, viewer)
+    if shown is not None and shown.parts.get("extras") == mine:
+        extras_html = SafeString("")
+    else:
+        made = drawings.get("extras", mine, lambda: _draw_extras(mine))
+        extras_html = mark_safe(with_token(made, token))  # noqa: S308
+    return Parts(
+        countdown=bool(own.countdown), regions=regions, extras=(mine, extras_html)
+    )
+
+
+def _remember(parts_made: Parts, status: str) -> Shown:
+    shown = Shown(status=status)
+    for region, inputs, _html in parts_made.regions:
+        shown.parts[region.id] = inputs
+    shown.parts["extras"] = parts_made.extras[0]
+    return shown
+
+
+# --- the whole area, and a screen's next frame ----------------------------------------
+
+
+def area(
+    table: Table,
+    viewer: Viewer,
+    drawings: Drawings,
+    *,
+    token: str | None,
+    origin: str = "",
+    user: Any = None,
+    card_error: str = "",
+    oob: bool = True,
+) -> tuple[str, Shown]:
+    """The whole live area (a socket's first frame, marked ``oob`` for an
+    out-of-band swap, or the table page's), and what it shows."""
+    game = table.game
+    context: dict[str, Any] = {"game": game, "oob": oob, "viewer_position": None}
+    shown = Shown(status=game.status)
+    if game.status == Game.Status.OPEN or not table.started:
+        context |= waiting(table, viewer, origin=origin, user=user)
+        if token:
+            context["csrf_token"] = token
+    else:
+        made = parts(
+            table,
+            viewer,
+            drawings,
+            token,
+            extra={"card_error": card_error} if card_error else None,
+        )
+        shown = _remember(made, game.status)
+        context |= {
+            "state_html": render_state(game, countdown=made.countdown),
+            "region_parts": [(region, html) for region, _inputs, html in made.regions],
+            "presence_notice": render_notice(table.away),
+            "extras_html": made.extras[1],
+            "viewer_position": viewer.position,
+        }
+    return render_to_string("games/_live.html", context), shown
+
+
+def frame(
+    table: Table, viewer: Viewer, drawings: Drawings, shown: Shown, *, token: str | None
+) -> tuple[str, Shown] | None:
+    """What a screen showing ``shown`` is sent for ``table``: the table's state and
+    each part whose inputs changed (None: the whole area must be sent, the table's
+    status went from or to the waiting room)."""
+    game = table.game
+    if Game.Status.OPEN in (game.status, shown.status) or not table.started:
+        return None
+    made = parts(table, viewer, drawings, token, shown=shown)
+    out = [render_state(game, oob=True, countdown=made.countdown)]
+    if shown.status != game.status:
+        # The end: the notice of who is away is emptied too.
+        out.append(render_notice(table.away, oob=True))
+    for region, _inputs, html in made.regions:
+        if html:
+            out.append(
+                f'<div id="region-{region.id}" class="region" hx-swap-oob="true">'
+                f"{html}</div>"
+            )
+    if made.extras[1]:
+        out.append(f'<div id="table-extras" hx-swap-oob="true">{made.extras[1]}</div>')
+    return "".join(out), _remember(made, game.status)
+
+
+def waiting(table: Table, viewer: Viewer, *, origin: str, user: Any) -> dict[str, Any]:
+    """The waiting room's context: the seats filling, the host's tools."""
+    game = table.game
+    taken = len(table.players)
+    return {
+        "players": table.players,
+        "words": family_of(game.ruleset).words(game.ruleset),
+        "taken": taken,
+        "free_seats": range(max(0, game.seat_count - taken)),
+        "is_full": taken >= game.seat_count,
+        "is_host": viewer.is_host,
+        "is_seated": viewer.seated,
+        "is_moderator": viewer.moderating,
+        "moderator_name": game.moderator.display_name
+        if game.moderator_id is not None
+        else "",
+        "viewer": user if viewer.user_id is not None else None,
+        "option_labels": option_labels(game),
+        "option_settings": option_settings(game),
+        "house_decisions": house_decisions(game),
+        "origin": origin,
+    }
+
+
+# --- small parts drawn in code --------------------------------------------------------
+
+
+def render_clock(
+    game: Game, *, oob: bool = False, countdown: bool = False
+) -> SafeString:
+    """The turn clock of the current decision, the same on every screen (the server
+    decides the deadline; static/js/table.js counts it down from ``data-deadline``,
+    corrected by ``data-now`` for a device whose clock is off). Hidden without a
+    running clock; with ``countdown`` (a family's countdown shows) it still says the
+    server's time, for that count."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    now = timezone.now()
+    if game.status != Game.Status.PLAYING or game.deadline is None:
+        if not countdown:
+            return SafeString(
+                f'<p id="table-clock" class="table-clock" hidden{swap}></p>'
+            )
+        return SafeString(
+            f'<p id="table-clock" class="table-clock" hidden{swap} '
+            f'data-now="{int(now.timestamp() * 1000)}"></p>'
+        )
+    left = max(0, int((game.deadline - now).total_seconds() + 0.999))
+    numerals = numerals_for()
+    digits = escape(numerals.digits) if numerals else ""
+    return SafeString(  # every text in it is escaped
+        f'<p id="table-clock" class="table-clock{"" if left else " expired"}" '
+        f'role="timer"{swap} data-deadline="{int(game.deadline.timestamp() * 1000)}" '
+        f'data-now="{int(now.timestamp() * 1000)}" data-digits="{digits}" '
+        f'data-expired="{escape(_("Time is up: the bot is playing."))}">'
+        f"{escape(_('Time left for this decision:'))} <strong data-clock-left>"
+        f"{escape(localize_text(f'{left // 60}:{left % 60:02d}'))}</strong></p>"
+    )
+
+
+def render_state(
+    game: Game, *, oob: bool = False, countdown: bool = False
+) -> SafeString:
+    """The table's state (status, version, turn: what static/js/table.js reads) and
+    its clock."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return SafeString(  # the status is one of the model's choices
+        f'<div id="table-state" hidden{swap} data-status="{escape(game.status)}" '
+        f'data-version="{int(game.version)}" data-turn="{int(game.turn)}"></div>'
+        + render_clock(game, oob=oob, countdown=countdown)
+    )
+
+
+def render_chat_line(message: ChatMessage) -> str:
+    return render_to_string("games/_chat_append.html", {"message": message})
+
+
+def render_error(text: str, *, private: bool = False) -> str:
+    """An error frame for the socket. A private refusal (``GameError.private``)
+    empties the page's error line and fills the seat card's ``#card-error``."""
+    if not private:
+        return render_to_string("games/_error.html", {"error": text, "oob": True})
+    return render_to_string(
+        "games/_error.html", {"error": "", "oob": True}
+    ) + format_html(
+        # No role="alert": a screen reader would say it aloud, out of the card.
+        '<p id="card-error" class="message error" hx-swap-oob="true">{}</p>',
+        text,
+    )
+
+
+def notice(away: tuple[Away, ...]) -> str:
+    """Who is away, for a push (swapped in out of band)."""
+    return render_notice(away, oob=True)

@@ -1,0 +1,86 @@
+"""A page as htmx's socket extension keeps it: the live area's parts by their ids,
+each frame's elements swapped in by id (``hx-swap-oob="true"``) or appended to
+(``beforeend``, a chat line)."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+_VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr", "col"}
+PARTS = re.compile(r"^(table-state|table-clock|table-presence|table-extras|region-.+)$")
+_NOW = re.compile(r' data-now="\d+"')
+
+
+class Elements(HTMLParser):
+    """Every element with an id, as (id, start, end) offsets of its whole HTML."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.html = html
+        self.lines = [0]
+        for line in html.split("\n"):
+            self.lines.append(self.lines[-1] + len(line) + 1)
+        self.open: list[tuple[str, str, int]] = []
+        self.found: list[tuple[str, int, int]] = []
+        self.top: list[tuple[str, int, int]] = []
+        self.feed(html)
+        self.close()
+
+    def _at(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        at = self._at()
+        ident = dict(attrs).get("id") or ""
+        if tag in _VOID:
+            end = at + len(self.get_starttag_text() or "")
+            if ident:
+                self.found.append((ident, at, end))
+            if not self.open:
+                self.top.append((ident, at, end))
+            return
+        self.open.append((tag, ident, at))
+
+    def handle_endtag(self, tag: str) -> None:
+        at = self._at()
+        while self.open:
+            opened, ident, start = self.open.pop()
+            if opened == tag:
+                break
+        else:
+            return
+        end = self.html.index(">", at) + 1
+        if ident:
+            self.found.append((ident, start, end))
+        if not self.open:
+            self.top.append((ident, start, end))
+
+
+def _plain(html: str) -> str:
+    """A part as compared: without the swap marker and the server's clock time."""
+    return _NOW.sub("", html.replace(' hx-swap-oob="true"', ""))
+
+
+def parts_of(area: str) -> dict[str, str]:
+    """The live area's parts, by id."""
+    found = Elements(area)
+    return {
+        ident: _plain(area[start:end])
+        for ident, start, end in found.found
+        if PARTS.match(ident)
+    }
+
+
+def apply(page: dict[str, str], frame: str) -> None:
+    """``frame`` swapped into ``page`` as the browser does. A frame that holds the
+    whole area (``table-live``) replaces every part."""
+    found = Elements(frame)
+    for ident, start, end in found.top:
+        whole = frame[start:end]
+        if ident == "table-live":
+            page.clear()
+            page.update(parts_of(whole))
+        elif PARTS.match(ident):
+            page[ident] = _plain(whole)
