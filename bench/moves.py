@@ -190,7 +190,9 @@ def play(
             kind = kinds["end" if row.status != Game.Status.PLAYING else action["type"]]
             started = time.perf_counter()
             drawings.made = 0
-            table = tables.after_move(table, row, state)
+            table = tables.after_move(table, row, state) or tables.read(
+                row.pk, row.code, table
+            )
             for viewer in users:
                 made = parts.frame(
                     table,

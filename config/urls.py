@@ -11,6 +11,7 @@ games = (lobby_urls.urlpatterns + table_urls.urlpatterns, "games")
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("u/", include("accounts.public_urls")),

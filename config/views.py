@@ -10,8 +10,15 @@ import uuid
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import requires_csrf_token
 
@@ -39,6 +46,11 @@ def home(request: HttpRequest) -> HttpResponse:
             }
         )
     return render(request, "home.html", {"games": games})
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page says: send them to the icon."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))
 
 
 def _database_ok() -> bool:

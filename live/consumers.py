@@ -96,6 +96,9 @@ class SeatSocket(AuthenticatedConsumer):
     ruleset: str
     language: str
     room: rooms.Room | None = None
+    # While this socket's own move is being applied, the room's frames for it wait
+    # here, so that a program hears "acted" before the view its move made.
+    held: list[str] | None = None
 
     # What a subclass says --------------------------------------------------------
 
@@ -198,16 +201,42 @@ class SeatSocket(AuthenticatedConsumer):
         except (requests.RequestError, errors.GameError) as exc:
             await self.send_error(exc)
             return
+        if isinstance(message, Move):
+            await self._move(message)
+            return
         try:
-            if isinstance(message, Move):
-                await self.acted(await self._act(message))
-            else:
-                await self._chat(message)
+            await self._chat(message)
         except errors.GameError as exc:
-            if isinstance(message, Move):
-                await self.refused_move(exc)
-            else:
-                await self.send_error(exc)
+            await self.send_error(exc)
+
+    async def _move(self, move: Move) -> None:
+        self.held = []
+        try:
+            game = await self._act(move)
+        except errors.GameError as exc:
+            # The refusal redraws the table as it stands: what waited is older.
+            self.held = None
+            await self.refused_move(exc)
+            return
+        except BaseException:
+            await self._release()
+            raise
+        try:
+            await self.acted(game)
+        finally:
+            await self._release()
+
+    async def _release(self) -> None:
+        held, self.held = self.held or [], None
+        for frame in held:
+            await self.send(text_data=frame)
+
+    async def deliver(self, frame: str) -> None:
+        """A frame from the room: sent now, or after this socket's own move."""
+        if self.held is not None:
+            self.held.append(frame)
+        else:
+            await self.send(text_data=frame)
 
     async def refused_move(self, exc: errors.GameError) -> None:
         """Say why a move was refused, and show the table as it stands."""

@@ -53,7 +53,7 @@ class Screen(Protocol):
     def table_frame(self, table: Table, room: Room) -> str | None: ...
     def chat_frame(self, table: Table, message: ChatMessage) -> str | None: ...
     def presence_frame(self, table: Table, away: tuple[Away, ...]) -> str | None: ...
-    async def send(self, text_data: str | None = None) -> None: ...
+    async def deliver(self, frame: str) -> None: ...
     async def close(self, code: int | None = None) -> None: ...
     def may_still_reach(self, game: Game) -> bool: ...
 
@@ -142,8 +142,10 @@ class Room:
             and committed is not None
             and committed[0] == version
         ):
-            table: Table | None = tables.after_move(known, committed[1], committed[2])
+            table = tables.after_move(known, committed[1], committed[2])
         else:
+            table = None
+        if table is None:
             table = await database_sync_to_async(tables.read)(
                 self.game_id, self.code, known
             )
@@ -260,7 +262,7 @@ class Room:
 
 async def _send(screen: Any, frame: str) -> None:
     try:
-        await screen.send(text_data=frame)
+        await screen.deliver(frame)
     except Exception:  # a screen closing meanwhile: its disconnect follows
         log.debug("a frame could not be sent", exc_info=True)
 

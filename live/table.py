@@ -195,7 +195,7 @@ def read(game_id: int, code: str, known: Table | None = None) -> Table | None:
         away=known.away if game.status == Game.Status.PLAYING else (),
         private=known.private,
     )
-    return _with_countdown(table, known)
+    return _with_countdown(table, known) or table
 
 
 def read_all(
@@ -213,7 +213,7 @@ def read_all(
         away=presence.read(game.pk) if game.status == Game.Status.PLAYING else (),
         private=_private(game),
     )
-    return _with_countdown(table, None)
+    return _with_countdown(table, None) or table
 
 
 def again(table: Table) -> Table | None:
@@ -232,9 +232,10 @@ def again(table: Table) -> Table | None:
     return read_all(game, players, state)
 
 
-def after_move(known: Table, game: Game, state: Any) -> Table:
+def after_move(known: Table, game: Game, state: Any) -> Table | None:
     """The table after a move this process committed (``game`` is the row the move
-    wrote, ``state`` its new state): nothing is read."""
+    wrote, ``state`` its new state), with nothing read; None when the move started a
+    countdown, whose start only the log holds (the table is then read)."""
     row = copy.copy(game)
     # The related rows a page touches, carried over: the host and the moderator
     # never change, and a rematch exists only once the game is over.
@@ -249,7 +250,7 @@ def after_move(known: Table, game: Game, state: Any) -> Table:
         away=known.away if game.status == Game.Status.PLAYING else (),
         private=known.private,
     )
-    return _with_countdown(table, known)
+    return _with_countdown(table, known, read=False)
 
 
 def with_away(table: Table) -> Table:
@@ -276,9 +277,12 @@ def _private(game: Game) -> PrivateLines:
     )
 
 
-def _with_countdown(table: Table, known: Table | None) -> Table:
+def _with_countdown(
+    table: Table, known: Table | None, *, read: bool = True
+) -> Table | None:
     """The table with the end of the countdown its family shows, if one runs: the
-    move that started it plus its length (the log's time of that move, read once)."""
+    move that started it plus its length (the log's time of that move, read once;
+    with ``read`` False, None where it would have to be read)."""
     view = table.public_view
     game = table.game
     if view is None or game.status != Game.Status.PLAYING:
@@ -294,6 +298,8 @@ def _with_countdown(table: Table, known: Table | None) -> Table:
             known_found = family_of(game.ruleset).countdown(known_view)
             if known_found is not None and known_found[0] == step:
                 return table._with(countdown=known.countdown)
+    if not read:
+        return None
     started = (
         GameAction.objects.filter(game=game, number=step + 1)
         .values_list("created_at", flat=True)

@@ -136,7 +136,7 @@ async def test_the_program_socket_answers_in_json() -> None:
 async def test_a_crash_in_a_handler_is_answered_and_the_socket_lives(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from games import consumers
+    from live import consumers
 
     communicator, _ = await page_socket()
 

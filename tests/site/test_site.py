@@ -169,3 +169,10 @@ def test_the_front_page_lists_every_installed_game_with_its_player_count(
                 f"{low}–{high} players" if low != high else f"{low} players"
             ) in body
     assert "3–4 players" in body  # the cells game
+
+
+def test_favicon_ico_leads_to_the_sites_icon(client: Client) -> None:
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 301
+    assert answer["Location"].endswith("img/favicon.svg")
+    assert client.get(answer["Location"]).status_code in (200, 304)

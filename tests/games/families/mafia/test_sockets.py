@@ -47,12 +47,14 @@ async def test_every_push_is_each_viewers_own_and_clean() -> None:
                 {"action": "tap", "form": "ok", "turn": str(game.turn)}
             )
         )
+        # The table as it stands (the pending form drawn anew), then the refusal
+        # over it, in the engine's words.
+        fresh = await sockets[engine.MODERATOR].receive_from(timeout=TIMEOUT)
+        assert "data-console" in fresh
         refused = await sockets[engine.MODERATOR].receive_from(timeout=TIMEOUT)
-        assert "table-error" in refused and "Ведущий" in refused  # the engine's words
+        assert "table-error" in refused and "Ведущий" in refused
         await sync_to_async(game.refresh_from_db)()
         assert game.version == version
-        fresh = await sockets[engine.MODERATOR].receive_from(timeout=TIMEOUT)
-        assert "data-console" in fresh  # the fresh view that follows a refusal
         rng = random.Random(71)
         for _ in range(60):
             await sync_to_async(game.refresh_from_db)()
@@ -104,6 +106,8 @@ async def test_a_refused_night_choice_is_said_on_the_card_only() -> None:
         await chooser.send_to(
             text_data=json.dumps({**fields, "target": str(table.general)})
         )
+        fresh = await chooser.receive_from(timeout=TIMEOUT)
+        assert "message error" not in fresh  # the refusal comes after it
         refused = await chooser.receive_from(timeout=TIMEOUT)
         assert '<div id="table-error" class="" role="alert" hx-swap-oob="true">' in (
             refused
