@@ -22,7 +22,7 @@ from games import engine
 from games.errors import GameError, IllegalMove
 from games.families.registry import playable_rulesets
 from games.models import CHAT_MAX_LENGTH, TURN_CLOCK_CHOICES, ChatMessage
-from games.requests import RequestError
+from games.requests import RequestError, accepted_options, option_value_schema
 from games.schemas import (
     Answer,
     Channel,
@@ -45,6 +45,62 @@ MIN_SEATS = min(engine.get_ruleset(code).min_players for code in RULESETS)
 MAX_SEATS = max(engine.get_ruleset(code).max_players for code in RULESETS)
 TABLE_LIST_LIMIT = 100
 MAX_OPTIONS = 16
+
+
+def option_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    return "integer" if isinstance(value, int) else "string"
+
+
+def _options_by_ruleset() -> list[dict[str, Any]]:
+    """For the document: the options each game's table takes, each with the values
+    it takes (``enum`` or ``minimum``/``maximum``) and its default."""
+    found = []
+    for code in RULESETS:
+        properties = {
+            option.name: {
+                **option_value_schema(option),
+                "default": option.default,
+                **({"description": option.label} if option.label else {}),
+            }
+            for option in accepted_options(code)
+        }
+        found.append(
+            {
+                "title": f"Options of {code}",
+                "type": "object",
+                "properties": properties,
+                "additionalProperties": False,
+            }
+        )
+    return found
+
+
+def _option_branches() -> list[dict[str, Any]]:
+    """For the document: one schema per option name of every game, its `default`
+    holding the values the option takes (an option of the same name in several
+    games takes what any of them takes)."""
+    values: dict[str, list[dict[str, Any]]] = {}
+    types: dict[str, str] = {}
+    for code in RULESETS:
+        for option in engine.get_ruleset(code).options:
+            schema = option_value_schema(option)
+            known = values.setdefault(option.name, [])
+            if schema not in known:
+                known.append(schema)
+            types[option.name] = option_type(option.default)
+    return [
+        {
+            "title": f"Option {name}",
+            "properties": {
+                "name": {"const": name},
+                "type": {"const": types[name]},
+                "default": schemas[0] if len(schemas) == 1 else {"anyOf": schemas},
+            },
+        }
+        for name, schemas in values.items()
+    ]
 
 
 # --- Requests ------------------------------------------------------------------------
@@ -82,8 +138,13 @@ class TableCreateRequest(Request):
     options: dict[str, OptionValue] = Field(
         default_factory=dict,
         max_length=MAX_OPTIONS,
-        description="Option name -> value, see GET /api/v1/rulesets. Missing options "
-        "take their defaults.",
+        description="Option name -> value, see GET /api/v1/rulesets: the options of "
+        "the table's game, each with one of the values it takes (listed here per "
+        "game). Missing options take their defaults. An option the game does not "
+        "have is refused with `unknown_field`, a value of the wrong type with "
+        "`wrong_type`, one outside the option's values with `invalid_choice` or "
+        "`out_of_range`; each names the values the option takes.",
+        json_schema_extra={"anyOf": _options_by_ruleset()},
     )
     private: bool = Field(
         default=False, description="Not listed in the lobby: join by code only."
@@ -145,12 +206,33 @@ class TokenInfo(Answer):
     last_used_at: DateTime | None = Field(description="Updated at most once a minute.")
 
 
+class OptionChoice(Answer):
+    value: OptionValue = Field(description="What to send in `options`.")
+    label: str = Field(description="What it means, in your language.")
+
+
 class RulesetOption(Answer):
-    name: str
-    type: Literal["boolean", "integer", "string"]
-    default: OptionValue
-    label: str
-    help: str
+    """An option of a game's tables. `choices`, else `minimum` and `maximum`, say
+    which values it takes; the document lists them per option below."""
+
+    model_config = ConfigDict(json_schema_extra={"oneOf": _option_branches()})
+
+    name: str = Field(description="Its key in a new table's `options`.")
+    type: Literal["boolean", "integer", "string"] = Field(
+        description="The JSON type of its values."
+    )
+    default: OptionValue = Field(description="The value a table takes without it.")
+    label: str = Field(description="Its name, in your language.")
+    help: str = Field(
+        description="What it does, in your language; a text that introduces the "
+        "choices (ending in a colon) goes on with their labels."
+    )
+    choices: list[OptionChoice] = Field(
+        description="The values it takes, each with its label; empty when it takes "
+        "any value of its `type` (within `minimum` and `maximum`)."
+    )
+    minimum: int | None = Field(description="The least whole number it takes.")
+    maximum: int | None = Field(description="The greatest whole number it takes.")
 
 
 class Ruleset(Answer):

@@ -195,8 +195,11 @@ def shapes() -> Shapes:
             description="The version at which the current decision began."
         )
         seat: int | None = Field(
-            description="Your seat; null for a spectator, and for everyone before "
-            "the start (seats are dealt when the game starts)."
+            ge=-1,
+            description="Your seat, as in your view's `me.seat`; -1 for the "
+            "moderator of a table that has one (as the engine numbers him); null "
+            "for a spectator, and for every player before the start (seats are "
+            "dealt when the game starts).",
         )
         players: list[Player]
         view: View | None = Field(description="null until the game starts.")  # type: ignore[valid-type]

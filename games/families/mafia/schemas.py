@@ -53,7 +53,11 @@ class MafiaNightMove(Request):
     type: Literal["choose", "tap"]
     number: Annotated[int, Field(ge=1, le=5)] | None = None
     target: Seat | None = None
-    targets: Annotated[list[Seat], Field(min_length=2, max_length=2)] | None = None
+    targets: list[Seat] | None = Field(
+        default=None,
+        description="The colonel's two seats; another count is refused with "
+        "`wrong_count`.",
+    )
     mode: Literal["shoot", "slaughter", "recruit", "pass"] | None = None
     guess: str | None = None
 
@@ -104,7 +108,7 @@ class MafiaMove(
             | MafiaTimerMove
             | MafiaStartVoteMove
             | MafiaDisciplineMove,
-            Field(union_mode="left_to_right"),
+            Field(discriminator="type"),
         ]
     ]
 ):
