@@ -107,8 +107,14 @@ def _option_branches() -> list[dict[str, Any]]:
 
 
 class TokenRequest(Request):
-    username: str = Field(min_length=1, max_length=150)
-    password: str = Field(min_length=1, max_length=128)
+    """Your user name and password, for a key."""
+
+    username: str = Field(
+        min_length=1,
+        max_length=150,
+        description="Your user name, as on the log-in page.",
+    )
+    password: str = Field(min_length=1, max_length=128, description="Your password.")
     name: str = Field(
         default="",
         max_length=60,
@@ -131,7 +137,11 @@ TurnClock = Annotated[
 
 
 class TableCreateRequest(Request):
-    ruleset: Literal[RULESETS]  # type: ignore[valid-type]
+    """A new table: its game, seats, options and clock."""
+
+    ruleset: Literal[RULESETS] = Field(  # type: ignore[valid-type]
+        description="The game: a `code` from GET /api/v1/rulesets."
+    )
     seats: int = Field(
         ge=MIN_SEATS, le=MAX_SEATS, description="Players, host included."
     )
@@ -149,7 +159,11 @@ class TableCreateRequest(Request):
     private: bool = Field(
         default=False, description="Not listed in the lobby: join by code only."
     )
-    name: str = Field(default="", max_length=60)
+    name: str = Field(
+        default="",
+        max_length=60,
+        description="What the table is called in the lobby; empty: none.",
+    )
     turn_seconds: TurnClock = Field(
         default=0,
         description="The turn clock: seconds for each decision, one of the listed "
@@ -163,12 +177,18 @@ class EmptyRequest(Request):
 
 
 class ActionRequest(Request):
+    """A move, and the `turn` of the view you decided on."""
+
     action: SHAPES.action_field  # type: ignore[name-defined]
     turn: Turn
 
 
 class ChatRequest(Request):
-    text: str = Field(min_length=1, max_length=CHAT_MAX_LENGTH)
+    """A message for the table's chat."""
+
+    text: str = Field(
+        min_length=1, max_length=CHAT_MAX_LENGTH, description="What to write."
+    )
     channel: Channel = Field(
         default=ChatMessage.Channel.TABLE,
         description="Default `table`. Another channel only where your view's "
@@ -192,21 +212,29 @@ Mine = Literal["0", "1", "true", "false"]
 
 
 class IssuedToken(Answer):
+    """A new key and what it is called."""
+
     token: str = Field(description="The key: shown this once, never again.")
-    prefix: str
-    name: str
-    created_at: DateTime
+    prefix: str = Field(
+        description="The key's first characters: how the profile page names the token."
+    )
+    name: str = Field(description="What the program is, as sent.")
+    created_at: DateTime = Field(description="When it was issued.")
 
 
 class TokenInfo(Answer):
-    user: User
-    prefix: str
-    name: str
-    created_at: DateTime
+    """The calling token and its user."""
+
+    user: User = Field(description="The token's user.")
+    prefix: str = Field(description="The key's first characters.")
+    name: str = Field(description="What the program is, as sent when it was issued.")
+    created_at: DateTime = Field(description="When it was issued.")
     last_used_at: DateTime | None = Field(description="Updated at most once a minute.")
 
 
 class OptionChoice(Answer):
+    """One value an option takes."""
+
     value: OptionValue = Field(description="What to send in `options`.")
     label: str = Field(description="What it means, in your language.")
 
@@ -236,50 +264,92 @@ class RulesetOption(Answer):
 
 
 class Ruleset(Answer):
-    code: str
-    name: str
-    min_players: int
-    max_players: int
-    options: list[RulesetOption]
-    house_decisions: list[str]
+    """A game a table can be opened for."""
+
+    code: str = Field(
+        description="The game's code: `ruleset` of a new table, and of its views."
+    )
+    name: str = Field(description="The game's name, in your language.")
+    min_players: int = Field(description="The fewest seats a table of it has.")
+    max_players: int = Field(description="The most seats a table of it has.")
+    options: list[RulesetOption] = Field(
+        description="The options its tables may be opened with."
+    )
+    house_decisions: list[str] = Field(
+        description="How the site plays what the rules leave open, in your "
+        "language: shown to players before the start."
+    )
     roles: dict[str, str] = Field(description="Role code -> its name in this game.")
 
 
 class RulesetList(Answer):
-    rulesets: list[Ruleset]
+    """Every game a table can be opened for."""
+
+    rulesets: list[Ruleset] = Field(description="Every game a table can be opened for.")
 
 
 class Seats(Answer):
-    taken: Count
-    total: int
+    """A table's seats, taken and in all."""
+
+    taken: Count = Field(description="Seats taken.")
+    total: int = Field(description="Seats at the table.")
 
 
 class TableSummary(Answer):
-    code: str
-    name: str
-    ruleset: str
-    status: Status  # type: ignore[valid-type]
-    private: bool
-    seats: Seats
-    host: User
-    options: dict[str, OptionValue]
-    chat: bool
-    created_at: DateTime
+    """A table as the lobby lists it."""
+
+    code: str = Field(
+        description="The table's code: its address in the API and on the site."
+    )
+    name: str = Field(description="Its name in the lobby; may be empty.")
+    ruleset: str = Field(description="The game: a `code` of GET /api/v1/rulesets.")
+    status: Status = Field(  # type: ignore[valid-type]
+        description="`open` (waiting for players), `playing`, `finished` or "
+        "`abandoned`."
+    )
+    private: bool = Field(description="Not listed in the lobby.")
+    seats: Seats = Field(description="Seats taken and in all.")
+    host: User = Field(description="Who opened it.")
+    options: dict[str, OptionValue] = Field(
+        description="Its options, every one (defaults filled in)."
+    )
+    chat: bool = Field(description="Whether its chat is on.")
+    created_at: DateTime = Field(description="When it was opened.")
     url: str = Field(description="The table's page.")
 
 
 class TableList(Answer):
-    tables: list[TableSummary] = Field(max_length=TABLE_LIST_LIMIT)
+    """Tables, newest first."""
+
+    tables: list[TableSummary] = Field(
+        max_length=TABLE_LIST_LIMIT, description="The tables, newest first."
+    )
 
 
 class Table(TableSummary):
-    players: list[Player]
-    version: Count
-    turn: Count
-    phase: str
-    winner: str | None
-    started_at: DateTime | None
-    finished_at: DateTime | None
+    """A table: its players, status and counters."""
+
+    players: list[Player] = Field(
+        description="Who sits there; each seat's position once the game has started."
+    )
+    version: Count = Field(description="Moves applied so far; bumped by every move.")
+    turn: Count = Field(
+        description="The version at which the current decision began: send it "
+        "with a move."
+    )
+    phase: str = Field(
+        description="The game's phase as the engine names it (see the view's "
+        "`phase`); empty before the start."
+    )
+    winner: str | None = Field(
+        description="The winning side once the game is finished; else null."
+    )
+    started_at: DateTime | None = Field(
+        description="When the game started; null before."
+    )
+    finished_at: DateTime | None = Field(
+        description="When the game ended; null before."
+    )
     turn_seconds: Count = Field(description="The turn clock; 0: none.")
     deadline: DateTime | None = Field(
         description="When the current decision's time runs out (with a turn clock)."
@@ -287,8 +357,10 @@ class Table(TableSummary):
 
 
 class ChatList(Answer):
+    """Chat messages you may read, and the channels they come from."""
+
     channels: list[Channel] = Field(description="The channels you may read.")
-    messages: list[ChatLine]
+    messages: list[ChatLine] = Field(description="The messages, oldest first.")
 
 
 # --- Errors --------------------------------------------------------------------------
@@ -335,6 +407,8 @@ class ErrorCode(RootModel[Literal[tuple(sorted(ERROR_CODES))]]):  # type: ignore
 
 @with_config(ConfigDict(extra="forbid"))
 class ErrorDetail(TypedDict):
+    """What was refused: a stable `code` for programs, a `message` for people."""
+
     code: ErrorCode
     message: Annotated[str, Field(description="For people, in your language.")]
     field: NotRequired[
@@ -345,7 +419,9 @@ class ErrorDetail(TypedDict):
 
 @with_config(ConfigDict(extra="forbid"))
 class Error(TypedDict):
-    error: ErrorDetail
+    """A refusal: nothing was changed."""
+
+    error: Annotated[ErrorDetail, Field(description="What was refused, and why.")]
     view: NotRequired[
         Annotated[
             ViewEnvelope,  # type: ignore[valid-type]
