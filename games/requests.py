@@ -11,6 +11,7 @@ changed when one is raised. The API (``api``) raises these too, and adds its own
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -254,11 +255,11 @@ def refusal(
         tag = _child(field, str(ctx.get("discriminator", "type")).strip("'"))
         if kind == "union_tag_not_found":
             return MissingField(field=tag)
-        return InvalidChoice(field=tag, choices=ctx.get("expected_tags", ""))
+        return InvalidChoice(field=tag, choices=_choices(ctx.get("expected_tags", "")))
     if kind in ("literal_error", "enum"):
         if not isinstance(first.get("input"), str):  # every choice is a code
             return WrongType(field=field, expected=words["string_type"])
-        return InvalidChoice(field=field, choices=ctx.get("expected", ""))
+        return InvalidChoice(field=field, choices=_choices(ctx.get("expected", "")))
     if kind == "string_pattern_mismatch":
         return InvalidFormat(field=field)
     if kind in words:
@@ -274,6 +275,13 @@ def refusal(
     if limits is not None:
         return OutOfRange(field=field or "body", limits=limits)
     return RequestError(field=field or None)
+
+
+def _choices(expected: str) -> str:
+    """Pydantic's English list of a literal's values (``'a', 'b' or 'c'``), written
+    as a program sends them (``"a", "b", "c"``)."""
+    found = re.findall(r"'([^']*)'", str(expected))
+    return listed(found) if found else str(expected)
 
 
 def _limits(kind: str, ctx: dict[str, Any]) -> str | None:
