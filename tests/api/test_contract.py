@@ -144,22 +144,29 @@ def test_a_random_game_answers_as_documented(ruleset: str) -> None:
     contract.get(spectator, "auth/token")
     code, host, players = _open(contract, ruleset)
     moves = 0
+    turn = 0
     while True:
         state = state_of(code)
         if engine.outcome(state) is not None:
             break
         seat, action = engine.random_action(state, rng)
         player = players[seat]
-        own = contract.get(player, f"tables/{code}/view").body
-        assert own["seat"] == seat
+        if moves % 5 == 0:
+            # Every seat's envelope carries the table's turn: the last answer's
+            # serves the next move, and a look at one's own view now and then.
+            own = contract.get(player, f"tables/{code}/view").body
+            assert own["seat"] == seat
+            assert own["turn"] == turn
         if moves % 25 == 0:
-            _refusals(contract, code, player, own["turn"])
+            _refusals(contract, code, player, turn)
             contract.get(spectator, f"tables/{code}/view")
             contract.get(player, f"tables/{code}/chat")
         answer = contract.post(
-            player, f"tables/{code}/actions", {"action": action, "turn": own["turn"]}
+            player, f"tables/{code}/actions", {"action": action, "turn": turn}
         )
         assert answer.status == 200, answer.body
+        assert answer.body["seat"] == seat
+        turn = answer.body["turn"]
         moves += 1
     for player in [*players.values(), spectator]:
         final = contract.get(player, f"tables/{code}/view")
