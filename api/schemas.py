@@ -22,7 +22,7 @@ from games import engine
 from games.errors import GameError, IllegalMove
 from games.families.registry import playable_rulesets
 from games.models import CHAT_MAX_LENGTH, TURN_CLOCK_CHOICES, ChatMessage
-from games.requests import RequestError
+from games.requests import RequestError, accepted_options, option_value_schema
 from games.schemas import (
     Answer,
     Channel,
@@ -47,12 +47,74 @@ TABLE_LIST_LIMIT = 100
 MAX_OPTIONS = 16
 
 
+def option_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    return "integer" if isinstance(value, int) else "string"
+
+
+def _options_by_ruleset() -> list[dict[str, Any]]:
+    """For the document: the options each game's table takes, each with the values
+    it takes (``enum`` or ``minimum``/``maximum``) and its default."""
+    found = []
+    for code in RULESETS:
+        properties = {
+            option.name: {
+                **option_value_schema(option),
+                "default": option.default,
+                **({"description": option.label} if option.label else {}),
+            }
+            for option in accepted_options(code)
+        }
+        found.append(
+            {
+                "title": f"Options of {code}",
+                "type": "object",
+                "properties": properties,
+                "additionalProperties": False,
+            }
+        )
+    return found
+
+
+def _option_branches() -> list[dict[str, Any]]:
+    """For the document: one schema per option name of every game, its `default`
+    holding the values the option takes (an option of the same name in several
+    games takes what any of them takes)."""
+    values: dict[str, list[dict[str, Any]]] = {}
+    types: dict[str, str] = {}
+    for code in RULESETS:
+        for option in engine.get_ruleset(code).options:
+            schema = option_value_schema(option)
+            known = values.setdefault(option.name, [])
+            if schema not in known:
+                known.append(schema)
+            types[option.name] = option_type(option.default)
+    return [
+        {
+            "title": f"Option {name}",
+            "properties": {
+                "name": {"const": name},
+                "type": {"const": types[name]},
+                "default": schemas[0] if len(schemas) == 1 else {"anyOf": schemas},
+            },
+        }
+        for name, schemas in values.items()
+    ]
+
+
 # --- Requests ------------------------------------------------------------------------
 
 
 class TokenRequest(Request):
-    username: str = Field(min_length=1, max_length=150)
-    password: str = Field(min_length=1, max_length=128)
+    """Your user name and password, for a key."""
+
+    username: str = Field(
+        min_length=1,
+        max_length=150,
+        description="Your user name, as on the log-in page.",
+    )
+    password: str = Field(min_length=1, max_length=128, description="Your password.")
     name: str = Field(
         default="",
         max_length=60,
@@ -75,20 +137,33 @@ TurnClock = Annotated[
 
 
 class TableCreateRequest(Request):
-    ruleset: Literal[RULESETS]  # type: ignore[valid-type]
+    """A new table: its game, seats, options and clock."""
+
+    ruleset: Literal[RULESETS] = Field(  # type: ignore[valid-type]
+        description="The game: a `code` from GET /api/v1/rulesets."
+    )
     seats: int = Field(
         ge=MIN_SEATS, le=MAX_SEATS, description="Players, host included."
     )
     options: dict[str, OptionValue] = Field(
         default_factory=dict,
         max_length=MAX_OPTIONS,
-        description="Option name -> value, see GET /api/v1/rulesets. Missing options "
-        "take their defaults.",
+        description="Option name -> value, see GET /api/v1/rulesets: the options of "
+        "the table's game, each with one of the values it takes (listed here per "
+        "game). Missing options take their defaults. An option the game does not "
+        "have is refused with `unknown_field`, a value of the wrong type with "
+        "`wrong_type`, one outside the option's values with `invalid_choice` or "
+        "`out_of_range`; each names the values the option takes.",
+        json_schema_extra={"anyOf": _options_by_ruleset()},
     )
     private: bool = Field(
         default=False, description="Not listed in the lobby: join by code only."
     )
-    name: str = Field(default="", max_length=60)
+    name: str = Field(
+        default="",
+        max_length=60,
+        description="What the table is called in the lobby; empty: none.",
+    )
     turn_seconds: TurnClock = Field(
         default=0,
         description="The turn clock: seconds for each decision, one of the listed "
@@ -102,12 +177,18 @@ class EmptyRequest(Request):
 
 
 class ActionRequest(Request):
+    """A move, and the `turn` of the view you decided on."""
+
     action: SHAPES.action_field  # type: ignore[name-defined]
     turn: Turn
 
 
 class ChatRequest(Request):
-    text: str = Field(min_length=1, max_length=CHAT_MAX_LENGTH)
+    """A message for the table's chat."""
+
+    text: str = Field(
+        min_length=1, max_length=CHAT_MAX_LENGTH, description="What to write."
+    )
     channel: Channel = Field(
         default=ChatMessage.Channel.TABLE,
         description="Default `table`. Another channel only where your view's "
@@ -131,73 +212,144 @@ Mine = Literal["0", "1", "true", "false"]
 
 
 class IssuedToken(Answer):
+    """A new key and what it is called."""
+
     token: str = Field(description="The key: shown this once, never again.")
-    prefix: str
-    name: str
-    created_at: DateTime
+    prefix: str = Field(
+        description="The key's first characters: how the profile page names the token."
+    )
+    name: str = Field(description="What the program is, as sent.")
+    created_at: DateTime = Field(description="When it was issued.")
 
 
 class TokenInfo(Answer):
-    user: User
-    prefix: str
-    name: str
-    created_at: DateTime
+    """The calling token and its user."""
+
+    user: User = Field(description="The token's user.")
+    prefix: str = Field(description="The key's first characters.")
+    name: str = Field(description="What the program is, as sent when it was issued.")
+    created_at: DateTime = Field(description="When it was issued.")
     last_used_at: DateTime | None = Field(description="Updated at most once a minute.")
 
 
+class OptionChoice(Answer):
+    """One value an option takes."""
+
+    value: OptionValue = Field(description="What to send in `options`.")
+    label: str = Field(description="What it means, in your language.")
+
+
 class RulesetOption(Answer):
-    name: str
-    type: Literal["boolean", "integer", "string"]
-    default: OptionValue
-    label: str
-    help: str
+    """An option of a game's tables. `choices`, else `minimum` and `maximum`, say
+    which values it takes; the document lists them per option below."""
+
+    model_config = ConfigDict(json_schema_extra={"oneOf": _option_branches()})
+
+    name: str = Field(description="Its key in a new table's `options`.")
+    type: Literal["boolean", "integer", "string"] = Field(
+        description="The JSON type of its values."
+    )
+    default: OptionValue = Field(description="The value a table takes without it.")
+    label: str = Field(description="Its name, in your language.")
+    help: str = Field(
+        description="What it does, in your language; a text that introduces the "
+        "choices (ending in a colon) goes on with their labels."
+    )
+    choices: list[OptionChoice] = Field(
+        description="The values it takes, each with its label; empty when it takes "
+        "any value of its `type` (within `minimum` and `maximum`)."
+    )
+    minimum: int | None = Field(description="The least whole number it takes.")
+    maximum: int | None = Field(description="The greatest whole number it takes.")
 
 
 class Ruleset(Answer):
-    code: str
-    name: str
-    min_players: int
-    max_players: int
-    options: list[RulesetOption]
-    house_decisions: list[str]
+    """A game a table can be opened for."""
+
+    code: str = Field(
+        description="The game's code: `ruleset` of a new table, and of its views."
+    )
+    name: str = Field(description="The game's name, in your language.")
+    min_players: int = Field(description="The fewest seats a table of it has.")
+    max_players: int = Field(description="The most seats a table of it has.")
+    options: list[RulesetOption] = Field(
+        description="The options its tables may be opened with."
+    )
+    house_decisions: list[str] = Field(
+        description="How the site plays what the rules leave open, in your "
+        "language: shown to players before the start."
+    )
     roles: dict[str, str] = Field(description="Role code -> its name in this game.")
 
 
 class RulesetList(Answer):
-    rulesets: list[Ruleset]
+    """Every game a table can be opened for."""
+
+    rulesets: list[Ruleset] = Field(description="Every game a table can be opened for.")
 
 
 class Seats(Answer):
-    taken: Count
-    total: int
+    """A table's seats, taken and in all."""
+
+    taken: Count = Field(description="Seats taken.")
+    total: int = Field(description="Seats at the table.")
 
 
 class TableSummary(Answer):
-    code: str
-    name: str
-    ruleset: str
-    status: Status  # type: ignore[valid-type]
-    private: bool
-    seats: Seats
-    host: User
-    options: dict[str, OptionValue]
-    chat: bool
-    created_at: DateTime
+    """A table as the lobby lists it."""
+
+    code: str = Field(
+        description="The table's code: its address in the API and on the site."
+    )
+    name: str = Field(description="Its name in the lobby; may be empty.")
+    ruleset: str = Field(description="The game: a `code` of GET /api/v1/rulesets.")
+    status: Status = Field(  # type: ignore[valid-type]
+        description="`open` (waiting for players), `playing`, `finished` or "
+        "`abandoned`."
+    )
+    private: bool = Field(description="Not listed in the lobby.")
+    seats: Seats = Field(description="Seats taken and in all.")
+    host: User = Field(description="Who opened it.")
+    options: dict[str, OptionValue] = Field(
+        description="Its options, every one (defaults filled in)."
+    )
+    chat: bool = Field(description="Whether its chat is on.")
+    created_at: DateTime = Field(description="When it was opened.")
     url: str = Field(description="The table's page.")
 
 
 class TableList(Answer):
-    tables: list[TableSummary] = Field(max_length=TABLE_LIST_LIMIT)
+    """Tables, newest first."""
+
+    tables: list[TableSummary] = Field(
+        max_length=TABLE_LIST_LIMIT, description="The tables, newest first."
+    )
 
 
 class Table(TableSummary):
-    players: list[Player]
-    version: Count
-    turn: Count
-    phase: str
-    winner: str | None
-    started_at: DateTime | None
-    finished_at: DateTime | None
+    """A table: its players, status and counters."""
+
+    players: list[Player] = Field(
+        description="Who sits there; each seat's position once the game has started."
+    )
+    version: Count = Field(description="Moves applied so far; bumped by every move.")
+    turn: Count = Field(
+        description="The version at which the current decision began: send it "
+        "with a move."
+    )
+    phase: str = Field(
+        description="The game's phase as the engine names it (see the view's "
+        "`phase`); empty before the start."
+    )
+    winner: str | None = Field(
+        description="The winning side once the game is finished; else null."
+    )
+    started_at: DateTime | None = Field(
+        description="When the game started; null before."
+    )
+    finished_at: DateTime | None = Field(
+        description="When the game ended; null before."
+    )
     turn_seconds: Count = Field(description="The turn clock; 0: none.")
     deadline: DateTime | None = Field(
         description="When the current decision's time runs out (with a turn clock)."
@@ -205,8 +357,10 @@ class Table(TableSummary):
 
 
 class ChatList(Answer):
+    """Chat messages you may read, and the channels they come from."""
+
     channels: list[Channel] = Field(description="The channels you may read.")
-    messages: list[ChatLine]
+    messages: list[ChatLine] = Field(description="The messages, oldest first.")
 
 
 # --- Errors --------------------------------------------------------------------------
@@ -253,6 +407,8 @@ class ErrorCode(RootModel[Literal[tuple(sorted(ERROR_CODES))]]):  # type: ignore
 
 @with_config(ConfigDict(extra="forbid"))
 class ErrorDetail(TypedDict):
+    """What was refused: a stable `code` for programs, a `message` for people."""
+
     code: ErrorCode
     message: Annotated[str, Field(description="For people, in your language.")]
     field: NotRequired[
@@ -263,7 +419,9 @@ class ErrorDetail(TypedDict):
 
 @with_config(ConfigDict(extra="forbid"))
 class Error(TypedDict):
-    error: ErrorDetail
+    """A refusal: nothing was changed."""
+
+    error: Annotated[ErrorDetail, Field(description="What was refused, and why.")]
     view: NotRequired[
         Annotated[
             ViewEnvelope,  # type: ignore[valid-type]

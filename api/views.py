@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 from typing import Annotated, Any
 
 from django.http import HttpRequest, HttpResponse
@@ -48,6 +49,7 @@ from api.schemas import (
     TokenInfo,
     TokenRequest,
     ViewEnvelope,
+    option_type,
 )
 from api.selectors import chat_messages
 from games import engine, payloads, requests
@@ -161,10 +163,12 @@ def endpoint(
     errors: tuple[str, ...] = (),
     auth: bool = True,
     tag: str = "tables",
+    query: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """One operation: its answer, and every error it can give, grouped by status
-    under the ``Error`` model."""
-    codes: list[str] = [*(AUTH if auth else ())]
+    under the ``Error`` model. Without ``query`` (query parameters of its own,
+    checked by ``api.plumbing.Query``) it refuses any query parameter."""
+    codes: list[str] = [*(AUTH if auth else ()), "unknown_field"]
     for code in errors:
         codes += ENGINE_RULE_CODES if code == ENGINE else [code]
     codes.append("method_not_allowed")
@@ -176,7 +180,7 @@ def endpoint(
         for status, found in by_status.items()
     }
     OPERATIONS.append(Operation(method, "/api/v1" + route, summary))
-    return api.api_operation(
+    register = api.api_operation(
         [method],
         route,
         auth=api.auth if auth else None,
@@ -188,6 +192,19 @@ def endpoint(
         url_name=name,
         openapi_extra={"responses": described},
     )
+    return register if query else lambda view: register(_no_query(view))
+
+
+def _no_query(view: Callable[..., Any]) -> Callable[..., Any]:
+    """``view``, refusing a query parameter: it takes none."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        for name in request.GET:
+            raise requests.UnknownField(field=f"?{name}")
+        return view(request, *args, **kwargs)
+
+    return checked
 
 
 def _user(request: HttpRequest) -> Any:
@@ -335,10 +352,33 @@ def token_revoke(request: HttpRequest) -> Status[None]:
 # --- Games and tables ----------------------------------------------------------------
 
 
-def _option_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    return "integer" if isinstance(value, int) else "string"
+def _help(option: engine.OptionSpec) -> str:
+    """An option's help in the active language; a help that introduces the choices
+    (it ends in a colon, the page showing them below) goes on with their labels."""
+    text = gettext(option.help)
+    if not (option.choices and text.rstrip().endswith(":")):
+        return text
+    joined = gettext("; ").join(
+        gettext("%(label)s (%(value)s)")
+        % {"label": gettext(label), "value": requests.listed([value])}
+        for value, label in option.choices
+    )
+    return f"{text.rstrip()} {joined}."
+
+
+def _option(option: engine.OptionSpec) -> dict[str, Any]:
+    return {
+        "name": option.name,
+        "type": option_type(option.default),
+        "default": option.default,
+        "label": gettext(option.label),
+        "help": _help(option),
+        "choices": [
+            {"value": value, "label": gettext(label)} for value, label in option.choices
+        ],
+        "minimum": option.minimum,
+        "maximum": option.maximum,
+    }
 
 
 def _ruleset(code: str) -> dict[str, Any]:
@@ -350,16 +390,7 @@ def _ruleset(code: str) -> dict[str, Any]:
         "name": str(words.game),
         "min_players": ruleset.min_players,
         "max_players": ruleset.max_players,
-        "options": [
-            {
-                "name": option.name,
-                "type": _option_type(option.default),
-                "default": option.default,
-                "label": gettext(option.label),
-                "help": gettext(option.help),
-            }
-            for option in ruleset.options
-        ],
+        "options": [_option(option) for option in ruleset.options],
         "house_decisions": [gettext(text) for text in ruleset.house_decisions],
         "roles": {role: str(words.role(role)) for role in words.roles},
     }
@@ -372,8 +403,8 @@ def _ruleset(code: str) -> dict[str, Any]:
     operation_id="rulesets",
     summary=_("The games, their options and house decisions"),
     description="Every game a table can be opened for, with its player range, "
-    "options (label and help in your language) and the house decisions shown to "
-    "players before the start.",
+    "options (label and help in your language, and the values each takes) and "
+    "the house decisions shown to players before the start.",
     ok=200,
     answer=RulesetList,
     tag="games",
@@ -393,6 +424,7 @@ def rulesets(request: HttpRequest) -> dict[str, Any]:
     ok=200,
     answer=TableList,
     errors=QUERY,
+    query=True,
 )
 def tables(
     request: HttpRequest, mine: Annotated[Mine | None, Query(None)] = None
@@ -419,6 +451,7 @@ def table_create(
     body: Annotated[TableCreateRequest, Body(...)],
     response: HttpResponse,
 ) -> Status[dict[str, Any]]:
+    requests.check_options(body.ruleset, body.seats, body.options)
     game = game_services.game_create(
         host=_user(request),
         ruleset=body.ruleset,
@@ -601,6 +634,7 @@ def actions(
     answer=ChatList,
     errors=(*QUERY, *TABLE, "chat_channel_closed"),
     tag="play",
+    query=True,
 )
 def chat(
     request: HttpRequest,

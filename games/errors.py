@@ -95,6 +95,13 @@ class NotPlaying(GameError):
     message = _("There is no game in progress at this table.")
 
 
+class GameOver(NotPlaying):
+    """A move at a table whose game has ended: the engine's own ``game_over``."""
+
+    code = "game_over"
+    message = _("The game is over.")
+
+
 class TableMovedOn(GameError):
     """The client acted on a state that is no longer current."""
 

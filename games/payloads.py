@@ -16,6 +16,7 @@ from django.conf import settings
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from accounts.models import User
+from games.engine import MODERATOR
 from games.models import ChatMessage, Game
 from games.selectors import Player, SeatView
 
@@ -78,7 +79,7 @@ def seat_envelope(seat: SeatView) -> dict[str, Any]:
         "status": game.status,
         "version": game.version,
         "turn": game.turn,
-        "seat": seat.position,
+        "seat": MODERATOR if seat.moderating else seat.position,
         "players": [player_json(player) for player in seat.players],
         "view": seat.view,
     }

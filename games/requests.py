@@ -11,6 +11,7 @@ changed when one is raised. The API (``api``) raises these too, and adds its own
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
+from games import engine
 from games.families.registry import family_of
 
 
@@ -253,11 +255,11 @@ def refusal(
         tag = _child(field, str(ctx.get("discriminator", "type")).strip("'"))
         if kind == "union_tag_not_found":
             return MissingField(field=tag)
-        return InvalidChoice(field=tag, choices=ctx.get("expected_tags", ""))
+        return InvalidChoice(field=tag, choices=_choices(ctx.get("expected_tags", "")))
     if kind in ("literal_error", "enum"):
         if not isinstance(first.get("input"), str):  # every choice is a code
             return WrongType(field=field, expected=words["string_type"])
-        return InvalidChoice(field=field, choices=ctx.get("expected", ""))
+        return InvalidChoice(field=field, choices=_choices(ctx.get("expected", "")))
     if kind == "string_pattern_mismatch":
         return InvalidFormat(field=field)
     if kind in words:
@@ -273,6 +275,13 @@ def refusal(
     if limits is not None:
         return OutOfRange(field=field or "body", limits=limits)
     return RequestError(field=field or None)
+
+
+def _choices(expected: str) -> str:
+    """Pydantic's English list of a literal's values (``'a', 'b' or 'c'``), written
+    as a program sends them (``"a", "b", "c"``)."""
+    found = re.findall(r"'([^']*)'", str(expected))
+    return listed(found) if found else str(expected)
 
 
 def _limits(kind: str, ctx: dict[str, Any]) -> str | None:
@@ -295,3 +304,79 @@ def _limits(kind: str, ctx: dict[str, Any]) -> str | None:
             return _("an object with at most %(high)d fields") % {"high": high}
         return _("at most %(high)d") % {"high": high}
     return None
+
+
+# --- A table's options ---------------------------------------------------------------
+
+
+def accepted_options(ruleset: str) -> tuple[engine.OptionSpec, ...]:
+    """The options a table of ``ruleset`` may be opened with: the game's own, and
+    ``chat`` at its fixed value where the game does not let a table switch it (the
+    engine takes it, at that value only, so every game's tables accept ``chat``)."""
+    rules = engine.get_ruleset(ruleset)
+    options = tuple(rules.options)
+    if not any(option.name == "chat" for option in options):
+        fixed = rules.chat_default
+        options += (engine.OptionSpec("chat", fixed, "", "", choices=((fixed, ""),)),)
+    return options
+
+
+def option_value_schema(option: engine.OptionSpec) -> dict[str, Any]:
+    """The JSON Schema of the values ``option`` takes."""
+    if option.choices:
+        return {"enum": [value for value, _label in option.choices]}
+    if isinstance(option.default, bool):
+        return {"type": "boolean"}
+    if isinstance(option.default, int):
+        bounds = {"minimum": option.minimum, "maximum": option.maximum}
+        return {"type": "integer", **{k: v for k, v in bounds.items() if v is not None}}
+    return {"type": "string"}
+
+
+def listed(values: Sequence[Any]) -> str:
+    """Values as a program writes them: JSON, comma-separated."""
+    return ", ".join(json.dumps(value, ensure_ascii=False) for value in values)
+
+
+def _bounds(option: engine.OptionSpec) -> str:
+    low, high = option.minimum, option.maximum
+    if low is not None and high is not None:
+        return _("from %(low)d to %(high)d") % {"low": low, "high": high}
+    if low is not None:
+        return _("at least %(low)d") % {"low": low}
+    return _("at most %(high)d") % {"high": high}
+
+
+def check_options(ruleset: str, seats: int, options: dict[str, Any]) -> None:
+    """Refuse a table's seat count or options that ``ruleset`` does not take, with
+    the field at fault and the values it does take (the engine checks them again
+    when the table is opened)."""
+    rules = engine.get_ruleset(ruleset)
+    if not rules.min_players <= seats <= rules.max_players:
+        low, high = rules.min_players, rules.max_players
+        if low == high:
+            limits = _("exactly %(count)d") % {"count": low}
+        else:
+            limits = _("from %(low)d to %(high)d") % {"low": low, "high": high}
+        raise OutOfRange(field="seats", limits=limits)
+    specs = {option.name: option for option in accepted_options(ruleset)}
+    for name, value in options.items():
+        field = _child("options", name)
+        option = specs.get(name)
+        if option is None:
+            raise UnknownField(field=field)
+        if option.accepts(value):
+            continue
+        if option.choices:
+            choices = [choice for choice, _label in option.choices]
+            raise InvalidChoice(field=field, choices=listed(choices))
+        words = _type_words()
+        if isinstance(option.default, bool):
+            expected = words["bool_type"]
+        elif isinstance(option.default, int):
+            expected = words["int_type"]
+        else:
+            expected = words["string_type"]
+        if type(value) is not type(option.default):
+            raise WrongType(field=field, expected=expected)
+        raise OutOfRange(field=field, limits=_bounds(option))

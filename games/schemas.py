@@ -74,8 +74,10 @@ Turn = Annotated[
 
 
 class User(Answer):
-    username: str
-    name: str
+    """A user as anyone may see them."""
+
+    username: str = Field(description="The user's login name: unique, stable.")
+    name: str = Field(description="The display name.")
 
 
 class Player(Answer):
@@ -84,39 +86,43 @@ class Player(Answer):
     position: int | None = Field(
         description="The seat, dealt at the start; null before."
     )
-    username: str
+    username: str = Field(description="The user's login name.")
     name: str = Field(description="The display name.")
-    host: bool
+    host: bool = Field(description="Whether this player opened the table.")
 
 
 class ChatMessage(Answer):
-    id: int = Field(ge=1)
+    """A chat message."""
+
+    id: int = Field(
+        ge=1, description="Increasing: send the last one as `after` to read on."
+    )
     channel: Channel
-    author: User
-    text: str
-    created_at: DateTime
+    author: User = Field(description="Who wrote it.")
+    text: str = Field(description="What was written.")
+    created_at: DateTime = Field(description="When it was written.")
 
 
 class SocketChatMessage(Answer):
     """A new message in a channel you may read."""
 
-    type: Literal["chat"]
-    message: ChatMessage
+    type: Literal["chat"] = Field(description="The message's kind.")
+    message: ChatMessage = Field(description="The new message.")
 
 
 class SocketActed(Answer):
     """Your move over the socket was applied at `version`."""
 
-    type: Literal["acted"]
-    version: int = Field(ge=1)
-    turn: Count
+    type: Literal["acted"] = Field(description="The message's kind.")
+    version: int = Field(ge=1, description="The table's version your move made.")
+    turn: Count = Field(description="The table's `turn` after your move.")
 
 
 @with_config(ConfigDict(extra="forbid"))
 class SocketError(TypedDict):
     """Your message was refused; a fresh view follows a refused move."""
 
-    type: Literal["error"]
+    type: Annotated[Literal["error"], Field(description="The message's kind.")]
     code: Annotated[str, Field(description="A stable code: see `ErrorCode`.")]
     message: Annotated[str, Field(description="For people, in your language.")]
     field: NotRequired[
@@ -127,8 +133,10 @@ class SocketError(TypedDict):
 class SocketChat(Request):
     """Write to the table's chat over the socket."""
 
-    type: Literal["chat"]
-    text: str = Field(min_length=1, max_length=CHAT_MAX_LENGTH)
+    type: Literal["chat"] = Field(description="The message's kind.")
+    text: str = Field(
+        min_length=1, max_length=CHAT_MAX_LENGTH, description="What to write."
+    )
     channel: Channel = models.ChatMessage.Channel.TABLE
 
 
@@ -188,28 +196,35 @@ def shapes() -> Shapes:
     class ViewEnvelope(Answer):
         """A seat's view of the table with the table's counters."""
 
-        code: str
-        status: Status  # type: ignore[valid-type]
+        code: str = Field(description="The table's code.")
+        status: Status = Field(  # type: ignore[valid-type]
+            description="`open`, `playing`, `finished` or `abandoned`."
+        )
         version: Count = Field(description="Bumped by every move.")
         turn: Count = Field(
             description="The version at which the current decision began."
         )
         seat: int | None = Field(
-            description="Your seat; null for a spectator, and for everyone before "
-            "the start (seats are dealt when the game starts)."
+            ge=-1,
+            description="Your seat, as in your view's `me.seat`; -1 for the "
+            "moderator of a table that has one (as the engine numbers him); null "
+            "for a spectator, and for every player before the start (seats are "
+            "dealt when the game starts).",
         )
-        players: list[Player]
+        players: list[Player] = Field(
+            description="Who sits there, in seat order once the game has started."
+        )
         view: View | None = Field(description="null until the game starts.")  # type: ignore[valid-type]
 
     class SocketView(ViewEnvelope):
         """Pushed on connect and after every change of the table."""
 
-        type: Literal["view"]
+        type: Literal["view"] = Field(description="The message's kind.")
 
     class SocketAct(Request):
         """Act over the socket: the same move as POST .../actions."""
 
-        type: Literal["act"]
+        type: Literal["act"] = Field(description="The message's kind.")
         action: action_field  # type: ignore[valid-type]
         turn: Turn
 

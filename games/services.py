@@ -394,6 +394,8 @@ def _act(
             }
         else:
             game = _locked(game)
+        if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+            raise errors.GameOver
         if game.status != Game.Status.PLAYING:
             raise errors.NotPlaying
         seats = _Seats(game.pk, known.seats) if known else _seats_by_position(game)

@@ -5,6 +5,7 @@ them, from the very models the request checks use."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -236,3 +237,131 @@ def test_answers_match_their_schemas() -> None:
     posted = bot.post(f"tables/{created.body['code']}/chat", {"text": "hi"})
     conforms(posted.body, "ChatMessage")
     conforms(bot.get(f"tables/{created.body['code']}/chat").body, "ChatList")
+
+
+def test_every_operation_and_field_is_described() -> None:
+    """A program learns what each operation does and what each field means from
+    the document alone: every operation, schema and property has a description
+    (its own, or that of the schema it refers to)."""
+    document = api.document()
+    components = document["components"]["schemas"]
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            assert operation.get("description"), (path, method)
+            assert operation.get("summary"), (path, method)
+    undescribed = []
+    for name, schema in components.items():
+        if not schema.get("description"):
+            undescribed.append(name)
+        for field, sub in (schema.get("properties") or {}).items():
+            target = sub.get("$ref", "").rsplit("/", 1)[-1]
+            if not sub.get("description") and not (
+                target and components[target].get("description")
+            ):
+                undescribed.append(f"{name}.{field}")
+    assert undescribed == []
+
+
+def _option_values(option: engine.OptionSpec) -> dict[str, Any]:
+    if option.choices:
+        return {"enum": [value for value, _label in option.choices]}
+    if isinstance(option.default, bool):
+        return {"type": "boolean"}
+    if isinstance(option.default, int):
+        bounds = {"minimum": option.minimum, "maximum": option.maximum}
+        return {"type": "integer", **{k: v for k, v in bounds.items() if v is not None}}
+    return {"type": "string"}
+
+
+def test_the_document_gives_every_options_values() -> None:
+    """`RulesetOption` has one branch per option, its `default` holding the values
+    the option takes; a new table's `options` are described per game, each option
+    with its values and default."""
+    components = api.document()["components"]["schemas"]
+    branches = {
+        branch["properties"]["name"]["const"]: branch["properties"]["default"]
+        for branch in components["RulesetOption"]["oneOf"]
+    }
+    per_game = {
+        branch["title"].removeprefix("Options of "): branch["properties"]
+        for branch in components["TableCreateRequest"]["properties"]["options"]["anyOf"]
+    }
+    assert set(per_game) == set(playable_rulesets())
+    for code in playable_rulesets():
+        for option in engine.get_ruleset(code).options:
+            values = _option_values(option)
+            known = branches[option.name]
+            assert known == values or values in known.get("anyOf", []), option.name
+            documented = per_game[code][option.name]
+            assert {k: v for k, v in documented.items() if k in values} == values
+            assert documented["default"] == option.default
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "ru", "fa"])
+def test_rulesets_give_every_options_values(language: str) -> None:
+    bot = program()
+    bot.language = language
+    answer = bot.get("rulesets")
+    assert answer.status == 200
+    conforms(answer.body, "RulesetList")
+    for ruleset in answer.body["rulesets"]:
+        specs = {o.name: o for o in engine.get_ruleset(ruleset["code"]).options}
+        assert [o["name"] for o in ruleset["options"]] == list(specs)
+        for option in ruleset["options"]:
+            spec = specs[option["name"]]
+            values = [choice["value"] for choice in option["choices"]]
+            assert values == [value for value, _label in spec.choices]
+            assert all(choice["label"] for choice in option["choices"])
+            assert (option["minimum"], option["maximum"]) == (
+                spec.minimum,
+                spec.maximum,
+            )
+            # A help that introduces the choices goes on with them.
+            assert not option["help"].rstrip().endswith(":"), option
+            if spec.help.endswith(":"):
+                for choice in option["choices"]:
+                    assert choice["label"] in option["help"]
+
+
+@pytest.mark.django_db
+def test_a_help_that_introduces_choices_names_them() -> None:
+    bot = program()
+    mafia = next(
+        ruleset
+        for ruleset in bot.get("rulesets").body["rulesets"]
+        if ruleset["code"] == "mafia_partisan"
+    )
+    reading = next(o for o in mafia["options"] if o["name"] == "inquiry_reading")
+    assert reading["help"].startswith(
+        "An inquiry of those who have left the game reads out: "
+        'The side of each player who has left ("sides")'
+    )
+    assert reading["choices"][1] == {
+        "value": "counts",
+        "label": "How many citizens and mafia have left",
+    }
+    seconds = next(o for o in mafia["options"] if o["name"] == "defence_seconds")
+    assert (seconds["minimum"], seconds["maximum"], seconds["choices"]) == (15, 300, [])
+
+
+def test_one_code_per_fact() -> None:
+    """The refusals that used to have two codes have one: a move after the end is
+    the engine's `game_over`, a mafia seat out of range is `out_of_range` in every
+    move, and a colonel's count is left to the engine (`wrong_count`)."""
+    from games import requests as request_checks
+    from games.errors import GameOver
+
+    assert GameOver.code == "game_over"
+    assert schemas.ERROR_CODES["game_over"][0] == 409
+    for move in (
+        {"type": "warn", "target": 12},
+        {"type": "choose", "target": 12},
+        {"type": "vote", "candidates": [12]},
+        {"type": "timer", "kind": "defence", "subject": 12},
+    ):
+        with pytest.raises(RequestError) as refused:
+            request_checks.move_of("mafia_partisan", move)
+        assert refused.value.code == "out_of_range", move
+    one = request_checks.move_of("mafia_partisan", {"type": "choose", "targets": [1]})
+    assert one == {"type": "choose", "targets": [1]}

@@ -120,28 +120,92 @@ def test_table_create_body_checked_strictly(
     assert not Game.objects.exists()
 
 
-def test_options_the_game_does_not_have_are_a_bad_setup(bot: Api) -> None:
-    answer = bot.post("tables", {**GOOD_TABLE, "options": {"growing_patrol": True}})
+@pytest.mark.parametrize(
+    ("ruleset", "options", "code", "field", "named"),
+    [
+        (
+            "partisans",
+            {"growing_patrol": True},
+            "unknown_field",
+            "options.growing_patrol",
+            "",
+        ),
+        ("partisans", {"scout": 1}, "wrong_type", "options.scout", "true or false"),
+        ("partisans", {"chat": False}, "invalid_choice", "options.chat", "true"),
+        (
+            "mafia_partisan",
+            {"slaughters": 3},
+            "invalid_choice",
+            "options.slaughters",
+            "1, 2, 0",
+        ),
+        (
+            "mafia_partisan",
+            {"ballot": "all"},
+            "invalid_choice",
+            "options.ballot",
+            '"many", "one"',
+        ),
+        (
+            "mafia_partisan",
+            {"defence_seconds": 5},
+            "out_of_range",
+            "options.defence_seconds",
+            "from 15 to 300",
+        ),
+        (
+            "mafia_partisan",
+            {"threshold_below_four": "2"},
+            "wrong_type",
+            "options.threshold_below_four",
+            "a whole number",
+        ),
+    ],
+)
+def test_a_refused_option_names_the_values_it_takes(
+    bot: Api, ruleset: str, options: dict[str, Any], code: str, field: str, named: str
+) -> None:
+    seats = engine.get_ruleset(ruleset).min_players
+    answer = bot.post(
+        "tables", {"ruleset": ruleset, "seats": seats, "options": options}
+    )
     assert answer.status == 400
-    assert answer.code == "bad_setup"
-    wrong_value = bot.post("tables", {**GOOD_TABLE, "options": {"scout": 1}})
-    assert wrong_value.code == "bad_setup"
+    assert (answer.code, answer.body["error"]["field"]) == (code, field)
+    assert named in answer.body["error"]["message"]
     assert not Game.objects.exists()
 
 
+def test_every_value_the_rulesets_list_is_taken(bot: Api) -> None:
+    """What GET /rulesets says an option takes, a new table takes."""
+    for ruleset in bot.get("rulesets").body["rulesets"]:
+        for option in ruleset["options"]:
+            values = [choice["value"] for choice in option["choices"]]
+            values += [
+                v for v in (option["minimum"], option["maximum"]) if v is not None
+            ]
+            for value in values or [option["default"]]:
+                body = {
+                    "ruleset": ruleset["code"],
+                    "seats": ruleset["min_players"],
+                    "options": {option["name"]: value},
+                }
+                assert bot.post("tables", body).status == 201, (body, ruleset)
+
+
 def test_seat_count_outside_the_games_range_is_refused(bot: Api) -> None:
-    """The body's bounds are those of every installed game together: a count no
-    game takes is out of range; one another game takes is this game's bad setup."""
-    codes = playable_rulesets()
-    low = min(engine.get_ruleset(code).min_players for code in codes)
-    high = max(engine.get_ruleset(code).max_players for code in codes)
-    for code in codes:
+    """A seat count the game does not take is out of range, naming the game's."""
+    for code in playable_rulesets():
         ruleset = engine.get_ruleset(code)
         for seats in (ruleset.min_players - 1, ruleset.max_players + 1):
             answer = bot.post("tables", {"ruleset": code, "seats": seats})
             assert answer.status == 400
-            expected = "bad_setup" if low <= seats <= high else "out_of_range"
-            assert answer.code == expected, (code, seats)
+            assert (answer.code, answer.body["error"]["field"]) == (
+                "out_of_range",
+                "seats",
+            )
+            message = answer.body["error"]["message"]
+            bound = ruleset.min_players if seats < ruleset.min_players else None
+            assert str(bound or ruleset.max_players) in message, (code, message)
     assert not Game.objects.exists()
 
 
@@ -267,6 +331,35 @@ def test_query_parameters_checked_strictly(bot: Api, query: str, code: str) -> N
 
 
 @pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "rulesets"),
+        ("GET", "auth/token"),
+        ("GET", "openapi.json"),
+        ("GET", "tables/{code}"),
+        ("GET", "tables/{code}/view"),
+        ("POST", "tables/{code}/actions"),
+        ("POST", "tables/{code}/join"),
+        ("GET", "tables/{code}/chat"),
+        ("GET", "tables"),
+    ],
+)
+def test_every_endpoint_refuses_an_unknown_query_parameter(
+    method: str, path: str
+) -> None:
+    """`?seat=2` names nothing an endpoint takes: refused, never ignored."""
+    table, players = open_table()
+    url = path.replace("{code}", table)
+    body = {"action": {"type": "vote", "approve": True}, "turn": 0}
+    data = body if path.endswith("actions") else None
+    before = game(table).version
+    answer = players[1].call(method, f"{url}?seat=2", data)
+    assert answer.status == 400, answer.body
+    assert (answer.code, answer.body["error"]["field"]) == ("unknown_field", "?seat")
+    assert game(table).version == before
+
+
+@pytest.mark.parametrize(
     ("query", "code"),
     [
         ("?after=x", "wrong_type"),
@@ -356,3 +449,17 @@ def test_errors_follow_accept_language_then_the_profile() -> None:
         assert missing.body["error"]["message"] == str(TableNotFound())
     english.language = "de"
     assert english.get("rulesets").headers["Content-Language"] == "en"
+
+
+def test_an_invalid_choice_lists_the_values_as_a_program_sends_them() -> None:
+    from games.requests import RequestError, move_of
+
+    with pytest.raises(RequestError) as refused:
+        move_of("partisans", {"type": "dance"})
+    assert refused.value.code == "invalid_choice"
+    with translation.override("en"):
+        message = str(refused.value)
+    assert message == (
+        '“action.type” must be one of: "propose", "vote", "play", "check", '
+        '"claim", "shoot".'
+    )

@@ -55,43 +55,51 @@ Votes = Annotated[dict[str, bool], Field(description="Seat (as a string) -> appr
 class ResistanceProposeMove(Request):
     """The leader names the team: exactly the mission's size, no seat twice."""
 
-    type: Literal["propose"]
-    team: Annotated[list[Seat], Field(min_length=1, max_length=MAX_PLAYERS)]
+    type: Literal["propose"] = Field(description="The move's kind.")
+    team: Annotated[list[Seat], Field(min_length=1, max_length=MAX_PLAYERS)] = Field(
+        description="The seats of the team, exactly the mission's `size` of the "
+        "seats in `legal[].among`, none twice; another count is "
+        "refused with `wrong_team_size`."
+    )
 
 
 class ResistanceVoteMove(Request):
     """Approve or reject the team."""
 
-    type: Literal["vote"]
-    approve: bool
+    type: Literal["vote"] = Field(description="The move's kind.")
+    approve: bool = Field(description="true to approve the team, false to reject it.")
 
 
 class ResistancePlayMove(Request):
     """A team member plays a card; the good side can only play success."""
 
-    type: Literal["play"]
-    card: Card  # type: ignore[valid-type]
+    type: Literal["play"] = Field(description="The move's kind.")
+    card: Card = Field(  # type: ignore[valid-type]
+        description="One of `legal[].cards`: a good seat has only `success`."
+    )
 
 
 class ResistanceCheckMove(Request):
     """The check-token holder checks a player's side."""
 
-    type: Literal["check"]
-    target: Seat
+    type: Literal["check"] = Field(description="The move's kind.")
+    target: Seat = Field(description="The seat checked, one of `legal[].among`.")
 
 
 class ResistanceClaimMove(Request):
     """The holder announces the side found, truthfully or not."""
 
-    type: Literal["claim"]
-    side: Side  # type: ignore[valid-type]
+    type: Literal["claim"] = Field(description="The move's kind.")
+    side: Side = Field(  # type: ignore[valid-type]
+        description="The side you announce, one of `legal[].sides`: the truth or not."
+    )
 
 
 class ResistanceShootMove(Request):
     """The sniper shoots, hoping to hit the scout."""
 
-    type: Literal["shoot"]
-    target: Seat
+    type: Literal["shoot"] = Field(description="The move's kind.")
+    target: Seat = Field(description="The seat shot, one of `legal[].among`.")
 
 
 class ResistanceMove(
@@ -116,44 +124,46 @@ class ResistanceMove(
 class ResistanceLegalPropose(Answer):
     """Propose a team of `size` seats from `among`."""
 
-    type: Literal["propose"]
-    size: Annotated[int, Field(ge=1, le=MAX_PLAYERS)]
-    among: Seats
+    type: Literal["propose"] = Field(description="The move's kind.")
+    size: Annotated[int, Field(ge=1, le=MAX_PLAYERS)] = Field(
+        description="How many seats the team has."
+    )
+    among: Seats = Field(description="The seats a team may be made of.")
 
 
 class ResistanceLegalVote(Answer):
     """Vote: `approve` is one of `choices`."""
 
-    type: Literal["vote"]
-    choices: list[bool]
+    type: Literal["vote"] = Field(description="The move's kind.")
+    choices: list[bool] = Field(description="The values `approve` may take.")
 
 
 class ResistanceLegalPlay(Answer):
     """Play one of `cards`."""
 
-    type: Literal["play"]
-    cards: list[Card]  # type: ignore[valid-type]
+    type: Literal["play"] = Field(description="The move's kind.")
+    cards: list[Card] = Field(description="The cards you may play.")  # type: ignore[valid-type]
 
 
 class ResistanceLegalCheck(Answer):
     """Check one seat of `among`."""
 
-    type: Literal["check"]
-    among: Seats
+    type: Literal["check"] = Field(description="The move's kind.")
+    among: Seats = Field(description="The seats you may check.")
 
 
 class ResistanceLegalClaim(Answer):
     """Announce one of `sides`."""
 
-    type: Literal["claim"]
-    sides: list[Side]  # type: ignore[valid-type]
+    type: Literal["claim"] = Field(description="The move's kind.")
+    sides: list[Side] = Field(description="The sides you may announce.")  # type: ignore[valid-type]
 
 
 class ResistanceLegalShoot(Answer):
     """Shoot one seat of `among`."""
 
-    type: Literal["shoot"]
-    among: Seats
+    type: Literal["shoot"] = Field(description="The move's kind.")
+    among: Seats = Field(description="The seats you may shoot.")
 
 
 ResistanceLegal = Annotated[
@@ -173,31 +183,45 @@ ResistanceLegal = Annotated[
 class ResistanceMission(Answer):
     """A mission of the track: played ones with their result and size played."""
 
-    number: Number
-    size: Annotated[int, Field(ge=1, le=MAX_PLAYERS)]
-    two_fails: bool
-    result: Card | None  # type: ignore[valid-type]
-    fails: Annotated[int, Field(ge=0)] | None
+    number: Number = Field(description="The mission, from 1.")
+    size: Annotated[int, Field(ge=1, le=MAX_PLAYERS)] = Field(
+        description="Its team's size: as played once played, else as it stands now."
+    )
+    two_fails: bool = Field(description="Whether it fails only with two fail cards.")
+    result: Card | None = Field(  # type: ignore[valid-type]
+        description="`success` or `fail` once played; null before."
+    )
+    fails: Annotated[int, Field(ge=0)] | None = Field(
+        description="How many fail cards it had, once played; never who played them."
+    )
 
 
 class ResistanceFinishedVote(Answer):
     """A vote that is over: every vote is public."""
 
-    mission: Number
-    attempt: Annotated[int, Field(ge=1, le=MAX_REJECTIONS)]
-    leader: Seat
-    team: Seats
-    votes: Votes
-    approved: bool
-    fails: Annotated[int, Field(ge=0)] | None
-    result: Card | None  # type: ignore[valid-type]
+    mission: Number = Field(description="The mission the team was proposed for.")
+    attempt: Annotated[int, Field(ge=1, le=MAX_REJECTIONS)] = Field(
+        description="The proposal's number for that mission, from 1."
+    )
+    leader: Seat = Field(description="Who proposed.")
+    team: Seats = Field(description="The team proposed.")
+    votes: Votes = Field(
+        description="How each seat voted: every vote is public once over."
+    )
+    approved: bool = Field(description="Whether the team went on its mission.")
+    fails: Annotated[int, Field(ge=0)] | None = Field(
+        description="The mission's fail cards, when it was approved and played."
+    )
+    result: Card | None = Field(  # type: ignore[valid-type]
+        description="The mission's result, when it was approved and played."
+    )
 
 
 class ResistanceProposal(Answer):
     """The team on the table: being voted on, or on its mission."""
 
-    leader: Seat
-    team: Seats
+    leader: Seat = Field(description="Who proposed it.")
+    team: Seats = Field(description="The seats on it.")
     voted: Seats = Field(description="Who has voted; never how.")
     votes: Votes | None = Field(description="null while the vote is on.")
 
@@ -205,25 +229,30 @@ class ResistanceProposal(Answer):
 class ResistanceTeamPlay(Answer):
     """The mission in progress: who has played a card (never which)."""
 
-    team: Seats
-    played: Seats
+    team: Seats = Field(description="The seats on the mission.")
+    played: Seats = Field(description="Who has played a card; never which.")
 
 
 class ResistanceCheckToken(Answer):
     """The check token (preset «С проверкой»)."""
 
-    holder: Seat
-    former: Seats
-    eligible: Seats
+    holder: Seat = Field(description="Who holds the token now.")
+    former: Seats = Field(
+        description="Everyone who has held it, the holder included (none may "
+        "check twice)."
+    )
+    eligible: Seats = Field(description="The seats the holder may check.")
 
 
 class ResistanceCheck(Answer):
     """One use of the check token."""
 
-    after_mission: Number
-    holder: Seat
-    target: Seat
-    claim: Side | None  # type: ignore[valid-type]
+    after_mission: Number = Field(description="The mission after which it was made.")
+    holder: Seat = Field(description="Who checked.")
+    target: Seat = Field(description="Who was checked.")
+    claim: Side | None = Field(  # type: ignore[valid-type]
+        description="The side the holder announced; null until then."
+    )
     result: Side | None = Field(  # type: ignore[valid-type]
         description="The true side: only for its holder, or at the end."
     )
@@ -236,74 +265,110 @@ class ResistanceSniper(Answer):
     sniper: Seat | None = Field(
         description="Known to the evil side, and to all at the end."
     )
-    target: Seat | None
-    hit: bool | None
+    target: Seat | None = Field(description="Who was shot; null before the shot.")
+    hit: bool | None = Field(
+        description="Whether the shot hit the scout; null before the shot."
+    )
 
 
 class ResistanceKnownSeat(Answer):
     """What you were told about another seat."""
 
-    seat: Seat
-    side: Side | None  # type: ignore[valid-type]
-    role: Role | None  # type: ignore[valid-type]
+    seat: Seat = Field(description="The seat you were told about.")
+    side: Side | None = Field(description="Its side, as you were told.")  # type: ignore[valid-type]
+    role: Role | None = Field(description="Its role, when you were told it.")  # type: ignore[valid-type]
 
 
 class ResistanceMe(Answer):
     """You: your side, role and what you were told."""
 
-    seat: Seat
-    side: Side  # type: ignore[valid-type]
-    role: Role  # type: ignore[valid-type]
-    known: list[ResistanceKnownSeat]
+    seat: Seat = Field(description="Your seat.")
+    side: Side = Field(description="Your side.")  # type: ignore[valid-type]
+    role: Role = Field(description="Your role.")  # type: ignore[valid-type]
+    known: list[ResistanceKnownSeat] = Field(
+        description="What you were told about other seats: your evil partners, "
+        "the scout's list, your own checks."
+    )
     vote: bool | None = Field(description="Your vote now.")
-    card: Card | None  # type: ignore[valid-type]
+    card: Card | None = Field(description="Your card in the mission in progress.")  # type: ignore[valid-type]
     cards: dict[str, Card] = Field(  # type: ignore[valid-type]
         description="Mission number -> the card you played on it."
     )
-    channels: list[Channel]
+    channels: list[Channel] = Field(
+        description="The chat channels you may write to now."
+    )
 
 
 class ResistanceOutcome(Answer):
-    winner: Side  # type: ignore[valid-type]
-    reason: Literal[REASONS]  # type: ignore[valid-type]
+    """Who won and why."""
+
+    winner: Side = Field(description="The side that won.")  # type: ignore[valid-type]
+    reason: Literal[REASONS] = Field(description="Why the game ended.")  # type: ignore[valid-type]
 
 
 class ResistanceRole(Answer):
     """A seat's card, turned up at the end."""
 
-    seat: Seat
-    side: Side  # type: ignore[valid-type]
-    role: Role  # type: ignore[valid-type]
+    seat: Seat = Field(description="The seat.")
+    side: Side = Field(description="Its side.")  # type: ignore[valid-type]
+    role: Role = Field(description="Its role.")  # type: ignore[valid-type]
 
 
 class ResistanceView(Answer):
     """`engine.view(state, seat)` at a table of Partisans, Trust No One or
     Werewolves: everything your seat may know and nothing else."""
 
-    ruleset: Ruleset  # type: ignore[valid-type]
-    players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
-    options: dict[str, OptionValue]
+    ruleset: Ruleset = Field(description="The table's game: the view's shape.")  # type: ignore[valid-type]
+    players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = Field(
+        description="Seats at the table."
+    )
+    options: dict[str, OptionValue] = Field(
+        description="The table's options, every one (defaults filled in)."
+    )
     step: Annotated[int, Field(ge=0, description="Actions applied so far.")]
-    phase: Literal[tuple(phase.value for phase in Phase)]  # type: ignore[valid-type]
-    leader: Seat
-    mission: Number
+    phase: Literal[tuple(phase.value for phase in Phase)] = Field(  # type: ignore[valid-type]
+        description="What the table is doing now."
+    )
+    leader: Seat = Field(description="Who proposes now.")
+    mission: Number = Field(
+        description="The current mission; the last one once none follows."
+    )
     missions: Annotated[
         list[ResistanceMission], Field(min_length=MISSIONS, max_length=MISSIONS)
-    ]
-    rejections: Annotated[int, Field(ge=0, le=MAX_REJECTIONS)]
-    voters: Seats
-    proposal: ResistanceProposal | None
-    play: ResistanceTeamPlay | None
-    token: ResistanceCheckToken | None
-    checks: list[ResistanceCheck]
-    sniper: ResistanceSniper | None
-    history: list[ResistanceFinishedVote]
+    ] = Field(description="The mission track, all five, in order.")
+    rejections: Annotated[int, Field(ge=0, le=MAX_REJECTIONS)] = Field(
+        description="Proposals rejected in a row for the current mission (the "
+        "fifth loses the game for the good side)."
+    )
+    voters: Seats = Field(
+        description="Who votes on a team: everyone, or everyone but the leader "
+        "(werewolves)."
+    )
+    proposal: ResistanceProposal | None = Field(
+        description="The team on the table: in the vote (votes hidden) and on its"
+        " mission (votes shown)."
+    )
+    play: ResistanceTeamPlay | None = Field(
+        description="The mission in progress: who has played."
+    )
+    token: ResistanceCheckToken | None = Field(
+        description="The check token, with the check option."
+    )
+    checks: list[ResistanceCheck] = Field(description="Every use of the check token.")
+    sniper: ResistanceSniper | None = Field(
+        description="The sniper and his shot, with the scout option."
+    )
+    history: list[ResistanceFinishedVote] = Field(
+        description="Every vote that is over, in order."
+    )
     me: ResistanceMe | None = Field(description="null for a spectator.")
     legal: list[ResistanceLegal] = Field(
         description="What you may do now; empty when nothing is asked of you."
     )
     waiting_for: Seats = Field(description="Whose move the table awaits.")
-    outcome: ResistanceOutcome | None
+    outcome: ResistanceOutcome | None = Field(
+        description="Who won and why, once the game is over; else null."
+    )
     roles: list[ResistanceRole] | None = Field(
         description="Every role, once the game is over."
     )

@@ -38,15 +38,13 @@ async def _close_database_thread() -> AsyncIterator[None]:
 
 def _check_message(table: Table, seat: int | None, message: dict[str, Any]) -> None:
     """A message for ``seat``: its schema, its own view, and the leak oracle. The
-    envelope names no seat for the moderator (he holds none); his view does."""
+    moderator's envelope names his seat as his view does: -1."""
     if message["type"] == "view":
         if _sampled(message["version"]):
             conforms(message, "SocketView")
+        assert message["seat"] == seat
         if seat == engine.MODERATOR:
-            assert message["seat"] is None
             assert message["view"]["me"]["seat"] == engine.MODERATOR
-        else:
-            assert message["seat"] == seat
     table.assert_no_leaks(seat, message, message["version"])
 
 
