@@ -165,17 +165,22 @@ class Table:
 CHAT_KEPT = 100
 
 
-def read(game_id: int, code: str, known: Table | None = None) -> Table | None:
-    """The table as the database holds it now (None: gone). What ``known`` holds
-    that cannot have changed is taken from it: the players once the game has
-    started, the engine state of an earlier version (only the moves since are
-    applied), the private lines and who is away (those change by their own
-    messages, and :func:`read_all` reads them)."""
-    game = (
-        Game.objects.select_related("host", "moderator", "next_game")
-        .filter(pk=game_id, code=code)
-        .first()
-    )
+def read(
+    game_id: int, code: str, known: Table | None = None, *, row: Game | None = None
+) -> Table | None:
+    """The table as the database holds it now (None: gone), or as ``row`` (a row
+    just written or read) has it: the engine state at that row's version, whatever
+    moves came since. What ``known`` holds that cannot have changed is taken from
+    it: the players once the game has started, the engine state of an earlier
+    version (only the moves since are applied), the private lines and who is away
+    (those change by their own messages, and :func:`read_all` reads them)."""
+    game = row
+    if game is None:
+        game = (
+            Game.objects.select_related("host", "moderator", "next_game")
+            .filter(pk=game_id, code=code)
+            .first()
+        )
     if game is None:
         return None
     started = game.status != Game.Status.OPEN and game.seed is not None

@@ -42,18 +42,20 @@ def _origin(request: HttpRequest) -> str:
 
 
 def table_now(game: Game) -> Table | None:
-    """The table behind ``game`` (a row just read): this process's room's, when it
-    shows that very change, else read (with what the room knows)."""
+    """The table behind ``game`` (a row just read or written): this process's
+    room's, when its row is that very change, else read at that row's version (with
+    what the room knows), even if later moves have come since. The room's table
+    is one attribute, read once: its row says which change it shows, whatever the
+    room's loop is doing meanwhile."""
     room = rooms.room_of(game.pk)
     known = room.table if room is not None else None
     if (
         known is not None
-        and room is not None
-        and room.change_id == game.change_id
+        and known.game.change_id == game.change_id
         and known.game.code == game.code
     ):
         return known
-    return tables.read(game.pk, game.code, known)
+    return tables.read(game.pk, game.code, known, row=game)
 
 
 def _live_area(
