@@ -137,6 +137,8 @@ def decode_frame(text_data: str | None) -> Any:
     except errors.DuplicateKey as exc:
         reason = gettext("the key “%(key)s” appears twice") % {"key": exc.args[0]}
         raise errors.InvalidJson(reason=reason) from None
+    except errors.LoneSurrogate:
+        raise errors.InvalidJson(reason=errors.LONE_SURROGATE) from None
     except (ValueError, RecursionError):
         raise errors.InvalidJson(reason=gettext("it is not valid JSON")) from None
     if depth_of(content, MAX_DEPTH) > MAX_DEPTH:
