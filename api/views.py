@@ -70,7 +70,9 @@ SOCKET = """
 `wss://<host>/ws/table/<code>/?format=json`, with the header
 `Authorization: Token <key>` on the handshake. (Without `format=json` the socket
 speaks the pages' HTML.) A socket without a valid token or session is closed with
-code 4401; an unknown table with 4404; a revoked token's sockets with 4401.
+code 4401; an unknown table with 4404; a revoked token's sockets with 4401; any
+socket, when the server cannot reach its channel layer now, with 4503 (open it
+again after a pause).
 
 The server sends:
 
