@@ -11,6 +11,8 @@ games = (lobby_urls.urlpatterns + table_urls.urlpatterns, "games")
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("healthz/live", views.healthz_live, name="healthz_live"),
+    path("healthz/ready", views.healthz, name="healthz_ready"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("u/", include("accounts.public_urls")),
