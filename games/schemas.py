@@ -110,6 +110,9 @@ class SocketActed(Answer):
     type: Literal["acted"]
     version: int = Field(ge=1)
     turn: Count
+    replayed: bool = Field(
+        False, description="A repeat of a named move (`move_id`): nothing applied."
+    )
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -212,6 +215,11 @@ def shapes() -> Shapes:
         type: Literal["act"]
         action: action_field  # type: ignore[valid-type]
         turn: Turn
+        move_id: str | None = Field(
+            None,
+            description="Names the move (1 to 64 of `A-Za-z0-9-_.:`): a repeat "
+            "applies nothing and is answered `acted` again, with `replayed`.",
+        )
 
     class SocketMessage(RootModel[_one_of([SocketAct, SocketChat], "type")]):  # type: ignore[misc]
         """What a program may send over a table's socket."""
