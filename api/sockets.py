@@ -16,6 +16,7 @@ from games.models import ChatMessage, Game
 from games.presence import Away, away_json
 from games.schemas import SocketChat, shapes
 from games.selectors import SeatView
+from games.services import Acted
 from live.consumers import Chat, Move, SeatSocket
 from live.room import Room
 from live.sockets import CLOSE_UNAUTHENTICATED
@@ -92,7 +93,11 @@ class JsonSeatConsumer(SeatSocket):
         message = requests.checked(shapes().SocketMessage, content).root
         if isinstance(message, SocketChat):
             return Chat(message.text, message.channel)
-        return Move(requests.move_of(self.ruleset, message.action), message.turn)
+        return Move(
+            requests.move_of(self.ruleset, message.action),
+            message.turn,
+            message.move_id,
+        )
 
     async def send_error(self, exc: Exception) -> None:
         with translation.override(self.language):
@@ -109,10 +114,15 @@ class JsonSeatConsumer(SeatSocket):
             if frame is not None:
                 await self.send(text_data=frame)
 
-    async def acted(self, game: Game) -> None:
-        await self.send_json(
-            {"type": "acted", "version": game.version, "turn": game.turn}
-        )
+    async def acted(self, acted: Acted) -> None:
+        frame: dict[str, Any] = {
+            "type": "acted",
+            "version": acted.version,
+            "turn": acted.turn,
+        }
+        if acted.replayed:
+            frame["replayed"] = True
+        await self.send_json(frame)
 
     async def token_revoked(self, event: dict[str, Any]) -> None:
         await self.close(code=CLOSE_UNAUTHENTICATED)

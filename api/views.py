@@ -72,7 +72,9 @@ SOCKET = """
 `wss://<host>/ws/table/<code>/?format=json`, with the header
 `Authorization: Token <key>` on the handshake. (Without `format=json` the socket
 speaks the pages' HTML.) A socket without a valid token or session is closed with
-code 4401; an unknown table with 4404; a revoked token's sockets with 4401.
+code 4401; an unknown table with 4404; a revoked token's sockets with 4401; any
+socket, when the server cannot reach its channel layer now, with 4503 (open it
+again after a pause).
 
 The server sends:
 
@@ -582,7 +584,14 @@ def view(request: HttpRequest, code: str) -> dict[str, Any]:
     "move is checked against the moves of the table's game. The answer is your view "
     "right after your move (its `version` is your move's). A refused move answers "
     "with the error and, in `view`, the table as it stands now: `table_moved_on` "
-    "when the decision you answered has passed.",
+    "when the decision you answered has passed.\n\n"
+    "Name your move with an `Idempotency-Key` header (1 to 64 letters, digits or "
+    "`-_.:`; a UUID will do) to send it again safely after a time-out or a 5xx: a "
+    "repeat of the key by you at this table applies nothing and answers 200 with "
+    "your view now and the header `Idempotent-Replayed: true`, however often and "
+    "whenever it comes. The header `Move-Version` of a named move's answer, first "
+    "or repeated, is the version the move made. The same key for another move is "
+    "refused (`move_id_reused`).",
     ok=200,
     answer=ViewEnvelope,
     errors=(
@@ -592,22 +601,42 @@ def view(request: HttpRequest, code: str) -> dict[str, Any]:
         "not_seated",
         "table_moved_on",
         "bad_action",
+        "bad_move_id",
+        "move_id_reused",
         ENGINE,
     ),
     tag="play",
 )
 def actions(
-    request: HttpRequest, code: str, body: Annotated[ActionRequest, Body(...)]
+    request: HttpRequest,
+    code: str,
+    body: Annotated[ActionRequest, Body(...)],
+    response: HttpResponse,
 ) -> Any:
     """The answer to a move is the caller's view right after it (pushes bring later
     moves). A refused move answers with the error and the caller's view of the table
-    as it stands now."""
+    as it stands now. A move named by ``Idempotency-Key`` is applied once."""
     game = _game(code, request)
     action = requests.move_of(game.ruleset, body.action)
+    move_id = request.headers.get("Idempotency-Key")
     try:
-        game = game_services.game_act(
-            game=game, user=_user(request), action=action, turn=body.turn
-        )
+        if move_id is None:
+            game = game_services.game_act(
+                game=game, user=_user(request), action=action, turn=body.turn
+            )
+        else:
+            acted = game_services.game_act_named(
+                game=game,
+                user=_user(request),
+                action=action,
+                turn=body.turn,
+                move_id=move_id,
+            )
+            game = acted.game
+            # The version the move made, on its first answer and every repeat's.
+            response["Move-Version"] = str(acted.version)
+            if acted.replayed:
+                response["Idempotent-Replayed"] = "true"
     except game_errors.GameError as exc:
         fresh = reachable_game(code, _user(request))
         if fresh is None:

@@ -15,11 +15,18 @@ What it does, in rotation, every ``--every`` seconds or so:
 Meanwhile ``--tables`` tables of five programs each play game after game through the
 JSON API (moves as HTTP POSTs, each program's table socket open with its token, as
 ``bench.live`` plays), each program keeping its socket open and reopening it after
-every drop. A move answered 200 is *accepted*; one whose answer was lost (a killed
-server, a 5xx) is *uncertain*: it may or may not have been applied.
+every drop. Each move is named with an ``Idempotency-Key``: when its answer is
+lost (a killed server, a 5xx) the program sends the same move with the same key
+again, to either server, until it hears a definite answer. A move answered 200
+(the first time or as a repeat) is *accepted*, at the version its answer names
+(``Move-Version``); one answered 4xx is *refused*; one that never got a definite
+answer is of *unknown fate*, and there must be none. ``--without-keys`` sends each
+move once, unnamed, as a program without idempotency would (its lost answers are
+then counted as unknown fate).
 
 What it checks at the end, once everything is up again, and prints:
 
+* no move is of unknown fate (with keys);
 * every accepted move is in the table's action log, exactly at the version its
   answer named, with the seat and payload sent (none lost);
 * every entry of every log is one move a program sent, at most once (none doubled or
@@ -45,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,7 +69,11 @@ from bench.live import (
     random_move,
 )
 
-POSTGRES_NAME = "bench_chaos"
+# Of this run only: two runs at once (CI's and a developer's) never share one.
+POSTGRES_NAME = f"bench_chaos_{os.getpid()}"
+# How long a program keeps sending a move whose answer was lost, and how often.
+RETRY_SECONDS = 60
+RETRY_PAUSE = 0.5
 SEATS = 5
 EVENTS = ("kill", "cut", "redis")
 
@@ -207,9 +219,10 @@ class Sent:
     seat: int
     action: dict[str, Any]
     turn: int
-    outcome: str  # accepted, refused:<code>, uncertain
+    outcome: str  # accepted, refused:<code>, uncertain (of unknown fate)
     version: int | None = None
     status: int = 0
+    tries: int = 0
 
 
 @dataclass
@@ -221,17 +234,24 @@ class Tally:
     games: int = 0
     events: Counter[str] = field(default_factory=Counter)
     codes: set[str] = field(default_factory=set)
+    retries: int = 0
 
 
 class Program:
     """One player at one table: its own token, HTTP to either server, one socket."""
 
     def __init__(
-        self, key: str, ports: list[int], rng: random.Random, tally: Tally
+        self,
+        key: str,
+        ports: list[int],
+        rng: random.Random,
+        tally: Tally,
+        named: bool = True,
     ) -> None:
         import httpx
 
         self.key = key
+        self.named = named
         self.ports = ports
         self.home = rng.randrange(len(ports))
         self.rng = rng
@@ -259,17 +279,34 @@ class Program:
         body: dict[str, Any] | None = None,
         *,
         failover: bool = True,
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, Any]:
         """Try the program's own server, then (``failover``) the other; (0, None) if
-        none answered. A move never fails over: a request whose answer was lost may
-        have been applied, and sending it again is the program's own decision."""
+        none answered."""
+        status, data, _ = await self.call_with_headers(
+            method, path, body, failover=failover, headers=headers
+        )
+        return status, data
+
+    async def call_with_headers(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None = None,
+        *,
+        failover: bool = True,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, Any, dict[str, str]]:
         import httpx
 
         for attempt in range(len(self.clients) if failover else 1):
             client = self.clients[(self.home + attempt) % len(self.clients)]
             try:
                 answer = await client.request(
-                    method, f"/api/v1/{path}", json=body if body is not None else None
+                    method,
+                    f"/api/v1/{path}",
+                    json=body if body is not None else None,
+                    headers=headers,
                 )
             except httpx.HTTPError:
                 continue
@@ -277,8 +314,8 @@ class Program:
                 data = answer.json()
             except ValueError:
                 data = None
-            return answer.status_code, data
-        return 0, None
+            return answer.status_code, data, dict(answer.headers)
+        return 0, None, {}
 
     async def view(self) -> dict[str, Any] | None:
         status, data = await self.call("GET", f"tables/{self.code}/view")
@@ -378,27 +415,40 @@ class Program:
                 await self.view()
 
     async def move(self, seen: dict[str, Any]) -> bool:
-        """Send one move; whether it was accepted."""
+        """Send one move until its fate is known; whether it was accepted. Named
+        (``Idempotency-Key``), a move whose answer was lost is sent again, the same
+        key to either server, until a definite answer; unnamed, it is sent once."""
         action = random_move(seen["view"], self.rng)
         sent = Sent(self.code, seen["seat"], action, seen["turn"], "uncertain")
-        status, data = await self.call(
-            "POST",
-            f"tables/{self.code}/actions",
-            {"action": action, "turn": seen["turn"]},
-            failover=False,
-        )
-        sent.status = status
-        if status == 0:
-            self.home = (self.home + 1) % len(self.clients)
-        if status == 200:
-            sent.outcome, sent.version = "accepted", data["version"]
-            self.take(data)
-        elif 400 <= status < 500 and isinstance(data, dict) and "error" in data:
-            sent.outcome = f"refused:{data['error']['code']}"
-            if isinstance(data.get("view"), dict):
-                self.take(data["view"])
-        else:
-            await self.view()
+        headers = {"Idempotency-Key": str(uuid.uuid4())} if self.named else None
+        deadline = time.monotonic() + RETRY_SECONDS
+        while True:
+            sent.tries += 1
+            status, data, answered = await self.call_with_headers(
+                "POST",
+                f"tables/{self.code}/actions",
+                {"action": action, "turn": seen["turn"]},
+                failover=False,
+                headers=headers,
+            )
+            sent.status = status
+            if status == 0:
+                self.home = (self.home + 1) % len(self.clients)
+            if status == 200:
+                version = answered.get("move-version") or data["version"]
+                sent.outcome, sent.version = "accepted", int(version)
+                self.take(data)
+                break
+            if 400 <= status < 500 and isinstance(data, dict) and "error" in data:
+                sent.outcome = f"refused:{data['error']['code']}"
+                if isinstance(data.get("view"), dict):
+                    self.take(data["view"])
+                break
+            if not self.named or time.monotonic() > deadline:
+                await self.view()
+                break
+            self.tally.retries += 1
+            await asyncio.sleep(RETRY_PAUSE)
         self.tally.sent.append(sent)
         kind = sent.outcome if sent.outcome != "uncertain" else f"uncertain:{status}"
         self.tally.outcomes[kind] += 1
@@ -634,7 +684,13 @@ async def run(args: argparse.Namespace, keys: list[str], cluster: Any) -> int:
     tally = Tally()
     programs = [
         [
-            Program(keys[t * SEATS + s], ports, random.Random(rng.random()), tally)
+            Program(
+                keys[t * SEATS + s],
+                ports,
+                random.Random(rng.random()),
+                tally,
+                named=not args.without_keys,
+            )
             for s in range(SEATS)
         ]
         for t in range(args.tables)
@@ -681,8 +737,14 @@ async def run(args: argparse.Namespace, keys: list[str], cluster: Any) -> int:
         "redis: private Redis down for 2-6 s)"
     )
     print(f"tables: {args.tables} x {SEATS} programs; games_finished: {tally.games}")
-    print(f"moves_sent: {len(tally.sent)}")
+    unknown = [s for s in tally.sent if s.outcome == "uncertain"]
+    print(
+        f"moves_sent: {len(tally.sent)} "
+        f"({'named, Idempotency-Key' if not args.without_keys else 'unnamed'}); "
+        f"resends_after_a_lost_answer: {tally.retries}"
+    )
     print(f"outcomes: {dict(tally.outcomes)}")
+    print(f"unknown_fate: {len(unknown)}")
     print(
         f"accepted_in_log: {figures.get('accepted_in_log', 0)} of "
         f"{sum(s.outcome == 'accepted' for s in tally.sent)}; "
@@ -698,6 +760,9 @@ async def run(args: argparse.Namespace, keys: list[str], cluster: Any) -> int:
     print(f"socket_reconnects: {tally.reconnects}; drops: {dict(tally.drops)}")
     print(f"views_compared_with_replay: {compared}")
     checks = {
+        "every move's fate known to its program": (
+            [] if args.without_keys else [f"unknown fate: {s}" for s in unknown]
+        ),
         "no accepted move lost, none doubled": problems,
         "every seat's view equals the replay": view_problems,
         "every socket came back": socket_problems,
@@ -726,6 +791,11 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         "--think-ms", type=float, default=150, help="mean pause before a move"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--without-keys",
+        action="store_true",
+        help="send moves unnamed and once, as a program without idempotency keys",
+    )
     return parser.parse_args(argv)
 
 
@@ -746,7 +816,7 @@ def main(argv: list[str] | None = None) -> None:
         redis_server.start()
         log(f"private Redis on :{redis_server.port}; database {POSTGRES_NAME}")
         os.environ["REDIS_URL"] = redis_server.url
-        keys = players_create(db, args.tables * SEATS)
+        keys, _ = players_create(db, args.tables * SEATS)
         env = dict(os.environ)
         env.update(
             {

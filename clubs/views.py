@@ -70,12 +70,20 @@ def _admin_club(request: HttpRequest, slug: str) -> Club:
 
 
 def _back(request: HttpRequest, default: str) -> HttpResponseRedirect:
-    """Back to the page the form was on (this site only), else ``default``."""
+    """Back to the page the form was on, else ``default``. Only a path on this
+    site is followed (``/clubs/…``): a foreign host, another scheme or a word that
+    is not a path (never looked up as a view's name) goes to ``default``."""
     target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    if (
+        target.startswith("/")
+        and url_has_allowed_host_and_scheme(
+            target,
+            allowed_hosts={request.get_host()},
+            require_https=request.is_secure(),
+        )
+        and not any(ord(ch) < 32 or ch in "\\\x7f" for ch in target)
     ):
-        return redirect(target)
+        return HttpResponseRedirect(target)
     return redirect(default)
 
 

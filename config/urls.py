@@ -12,6 +12,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon),
+    path("healthz/live", views.healthz_live, name="healthz_live"),
+    path("healthz/ready", views.healthz, name="healthz_ready"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("u/", include("accounts.public_urls")),

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import time
 import uuid
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -53,13 +54,28 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponsePermanentRedirect(static("img/favicon.svg"))
 
 
+# How long readiness waits for the database and for the channel layer: a check that
+# waits longer than a load balancer's own time-out tells it nothing.
+READY_TIMEOUT = 1.0
+
+
 def _database_ok() -> bool:
+    """``SELECT 1`` on a connection got within ``READY_TIMEOUT``: from the pool,
+    not waiting out its usual time-out for a free connection."""
     try:
+        pool = getattr(connection, "pool", None)
+        if pool is not None:
+            pool.open()
+            conn = pool.getconn(timeout=READY_TIMEOUT)
+            try:
+                return conn.execute("SELECT 1").fetchone() == (1,)
+            finally:
+                pool.putconn(conn)
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             return cursor.fetchone() == (1,)
     except Exception:
-        logger.exception("health check: database unreachable")
+        logger.warning("health check: database unreachable", exc_info=True)
         return False
     finally:
         connection.close()
@@ -79,18 +95,40 @@ async def _channel_layer_ok() -> bool:
         channel = await layer.new_channel()
         token = uuid.uuid4().hex
         await layer.send(channel, {"type": "healthz.ping", "token": token})
-        message = await asyncio.wait_for(layer.receive(channel), timeout=2)
+        message = await layer.receive(channel)
         return message.get("token") == token
     except Exception:
-        logger.exception("health check: channel layer unreachable")
+        logger.warning("health check: channel layer unreachable", exc_info=True)
+        return False
+
+
+async def _within(check: Any, seconds: float) -> bool:
+    try:
+        return bool(await asyncio.wait_for(check, timeout=seconds))
+    except TimeoutError:
+        logger.warning("health check: no answer within %s s", seconds)
         return False
 
 
 @never_cache
+async def healthz_live(request: HttpRequest) -> JsonResponse:
+    """Liveness: this process serves requests. It asks nothing of the database or
+    Redis, so a blip of theirs never makes a supervisor restart every process."""
+    return JsonResponse({"status": "ok"})
+
+
+@never_cache
 async def healthz(request: HttpRequest) -> JsonResponse:
+    """Readiness (``/healthz/ready``, and ``/healthz``): this process can reach the
+    database and the channel layer now, each asked within ``READY_TIMEOUT``. A
+    proxy polls it to send requests only to processes that can serve them."""
     started = time.perf_counter()
-    database = await sync_to_async(_database_ok, thread_sensitive=False)()
-    channel_layer = await _channel_layer_ok()
+    database, channel_layer = await asyncio.gather(
+        _within(
+            sync_to_async(_database_ok, thread_sensitive=False)(), READY_TIMEOUT + 0.5
+        ),
+        _within(_channel_layer_ok(), READY_TIMEOUT),
+    )
     healthy = database and channel_layer
     return JsonResponse(
         {

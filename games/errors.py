@@ -117,6 +117,24 @@ class BadSetup(GameError):
     message = _("These table settings are not valid: %(reason)s")
 
 
+class BadMoveId(GameError):
+    code = "bad_move_id"
+    message = _(
+        "A move id is 1 to 64 letters, digits or the signs - _ . : (a UUID will do)."
+    )
+
+
+class MoveIdReused(GameError):
+    """A client named a different move with a move id it had used already."""
+
+    code = "move_id_reused"
+    status = 422
+    message = _(
+        "This move id was already used for another move at this table: "
+        "send each new move with a new id."
+    )
+
+
 class BadAction(GameError):
     code = "bad_action"
     message = _("That move is not understood.")

@@ -274,6 +274,36 @@ class GameAction(models.Model):
         return f"{self.game} #{self.number}: {kind} by seat {self.position}"
 
 
+class MoveReceipt(models.Model):
+    """A move a client named (an API ``Idempotency-Key``, a socket frame's or a
+    page form's ``move_id``), written in the move's own transaction: a repeat of the
+    key by the same user at the same table is answered from here and applies
+    nothing, in any process, after any restart. ``fingerprint`` is a digest of the
+    move as sent (action and turn): the same key for another move is refused."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(_("move id"), max_length=64)
+    fingerprint = models.CharField(_("fingerprint"), max_length=64)
+    version = models.PositiveIntegerField(_("version after the move"))
+    turn = models.PositiveIntegerField(_("turn after the move"))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("move receipt")
+        verbose_name_plural = _("move receipts")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user", "key"], name="receipt_unique_key"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: move {self.version} by {self.user}"
+
+
 class TableSocket(models.Model):
     """One open socket of a signed-in person at a table (games/presence.py): made on
     connect, beaten every ``PRESENCE_HEARTBEAT_SECONDS``, deleted on disconnect. A

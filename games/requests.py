@@ -147,10 +147,33 @@ class DuplicateKey(ValueError):
     pass
 
 
+LONE_SURROGATE = gettext_lazy(
+    "it holds a \\u escape of half a character (a lone surrogate)"
+)
+
+
+class LoneSurrogate(ValueError):
+    """A ``\\uD800``–``\\uDFFF`` escape without its pair: not a character, and no
+    text encoding (UTF-8, the database's, a log's) can write it."""
+
+
+def _is_text(value: Any) -> bool:
+    """``value`` (a key, or a string or list of them) holds no lone surrogate.
+    Objects inside are checked by their own hook, as ``json.loads`` builds them."""
+    if isinstance(value, str):
+        return not any("\ud800" <= ch <= "\udfff" for ch in value)
+    if isinstance(value, list):
+        return all(_is_text(item) for item in value)
+    return True
+
+
 def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``json.loads``'s ``object_pairs_hook``: a key twice is an error."""
+    """``json.loads``'s ``object_pairs_hook``: a key twice is an error, and so is a
+    lone surrogate in a key or a value (checked first: an error names the key)."""
     found: dict[str, Any] = {}
     for key, value in pairs:
+        if not (_is_text(key) and _is_text(value)):
+            raise LoneSurrogate
         if key in found:
             raise DuplicateKey(key)
         found[key] = value
@@ -177,6 +200,8 @@ def parse_json_object(raw: bytes | str) -> dict[str, Any]:
     except DuplicateKey as exc:
         reason = _("the key “%(key)s” appears twice") % {"key": exc.args[0]}
         raise InvalidJson(reason=reason) from None
+    except LoneSurrogate:
+        raise InvalidJson(reason=LONE_SURROGATE) from None
     except (ValueError, RecursionError):
         raise InvalidJson(reason=_("it is not valid JSON")) from None
     if not isinstance(data, dict):

@@ -116,6 +116,9 @@ class SocketActed(Answer):
     type: Literal["acted"] = Field(description="The message's kind.")
     version: int = Field(ge=1, description="The table's version your move made.")
     turn: Count = Field(description="The table's `turn` after your move.")
+    replayed: bool = Field(
+        False, description="A repeat of a named move (`move_id`): nothing applied."
+    )
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -227,6 +230,11 @@ def shapes() -> Shapes:
         type: Literal["act"] = Field(description="The message's kind.")
         action: action_field  # type: ignore[valid-type]
         turn: Turn
+        move_id: str | None = Field(
+            None,
+            description="Names the move (1 to 64 of `A-Za-z0-9-_.:`): a repeat "
+            "applies nothing and is answered `acted` again, with `replayed`.",
+        )
 
     class SocketMessage(RootModel[_one_of([SocketAct, SocketChat], "type")]):  # type: ignore[misc]
         """What a program may send over a table's socket."""

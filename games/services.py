@@ -11,8 +11,11 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import functools
+import hashlib
+import json
 import logging
 import random
+import re
 import secrets
 import threading
 from collections import defaultdict
@@ -36,6 +39,7 @@ from games.models import (
     ChatMessage,
     Game,
     GameAction,
+    MoveReceipt,
     Seat,
 )
 from games.state import load_state
@@ -325,6 +329,79 @@ class Known:
     seats: tuple[tuple[int, int, int], ...]
 
 
+_MOVE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What a named move answers: the table after it (read now, for a repeat), and
+    the version and turn the move itself left, the same for every repeat."""
+
+    game: Game
+    version: int
+    turn: int
+    replayed: bool = False
+
+
+class _Replayed(Exception):
+    """The move's id has a receipt already: nothing more is applied."""
+
+    def __init__(self, game: Game, receipt: MoveReceipt) -> None:
+        self.game = game
+        self.receipt = receipt
+
+
+def move_fingerprint(action: Mapping[str, Any], turn: int | None) -> str:
+    """A digest of a move as its client sent it, to tell a repeat from a reuse."""
+    text = json.dumps(
+        {"action": action, "turn": turn},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=True,
+        default=str,
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def game_act_named(
+    *,
+    game: Game,
+    user: User,
+    action: Mapping[str, Any],
+    turn: int | None,
+    move_id: str,
+    known: Known | None = None,
+) -> Acted:
+    """``game_act`` for a move its client named (``move_id``): the first time it is
+    applied as usual, with a receipt in the same transaction; a repeat (the same id
+    from the same user at the same table, whenever, from any process) answers the
+    first one's version and turn and applies nothing. The same id for another move
+    is refused (``MoveIdReused``); a malformed id with ``BadMoveId``."""
+    if not isinstance(move_id, str) or not _MOVE_ID.fullmatch(move_id):
+        raise errors.BadMoveId
+    if not isinstance(action, Mapping):
+        raise errors.BadAction
+    named = (move_id, move_fingerprint(action, turn))
+    try:
+        if known is not None and known.game.status == Game.Status.PLAYING:
+            try:
+                done = _act(
+                    _copy_row(known.game), user, action, turn, known=known, named=named
+                )
+                return Acted(done, done.version, done.turn)
+            except (_Stale, errors.GameError, IntegrityError):
+                pass
+        done = _act(
+            game, user, action, turn, known=known, optimistic=False, named=named
+        )
+        return Acted(done, done.version, done.turn)
+    except _Replayed as repeat:
+        if repeat.receipt.fingerprint != named[1]:
+            raise errors.MoveIdReused from None
+        receipt = repeat.receipt
+        return Acted(repeat.game, receipt.version, receipt.turn, replayed=True)
+
+
 def game_act(
     *,
     game: Game,
@@ -381,8 +458,18 @@ def _act(
     *,
     known: Known | None,
     optimistic: bool = True,
+    named: tuple[str, str] | None = None,
 ) -> Game:
     with _table_transaction():
+        if named is not None and not optimistic:
+            # Under the row lock: a repeat that raced its first try waits for it
+            # here and then finds its receipt.
+            game = _locked(game)
+            receipt = MoveReceipt.objects.filter(
+                game=game, user=user, key=named[0]
+            ).first()
+            if receipt is not None:
+                raise _Replayed(game, receipt)
         if optimistic:
             assert known is not None
             before = {
@@ -392,7 +479,7 @@ def _act(
                 "deadline": game.deadline,
                 "change_id": game.change_id,
             }
-        else:
+        elif named is None:
             game = _locked(game)
         if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
             raise errors.GameOver
@@ -438,6 +525,17 @@ def _act(
             )
         except engine.IllegalAction as exc:
             raise errors.IllegalMove(exc, private=family.private_refusal(move)) from exc
+        if named is not None:
+            # Unique per (table, user, id): an earlier try that committed meanwhile
+            # makes this one fail whole, and the move goes the locked way.
+            MoveReceipt.objects.create(
+                game=game,
+                user=user,
+                key=named[0],
+                fingerprint=named[1],
+                version=game.version,
+                turn=game.turn,
+            )
         if optimistic:
             _after_save(game, new_state)
         else:

@@ -71,6 +71,8 @@ def scope_origin(scope: dict[str, Any]) -> str:
 class Move:
     action: dict[str, Any]
     turn: int
+    # The client's name for the move (``move_id``): a repeat is applied once.
+    move_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -127,8 +129,9 @@ class SeatSocket(AuthenticatedConsumer):
         """One error frame, in the socket's format and language."""
         raise NotImplementedError
 
-    async def acted(self, game: Game) -> None:
-        """After this socket's move was applied (the push follows anyway)."""
+    async def acted(self, acted: services.Acted) -> None:
+        """After this socket's move was applied (the push follows anyway), or a
+        repeat of a named one was answered (``acted.replayed``: no push follows)."""
 
     def seat_groups(self) -> list[str]:
         """Groups of this socket's own, besides its room's."""
@@ -243,16 +246,26 @@ class SeatSocket(AuthenticatedConsumer):
         raise NotImplementedError
 
     @database_sync_to_async
-    def _act(self, move: Move) -> Game:
+    def _act(self, move: Move) -> services.Acted:
         known = self.room.known() if self.room is not None else None
         game = known.game if known is not None else Game(pk=self.game_id)
-        return services.game_act(
+        if move.move_id is not None:
+            return services.game_act_named(
+                game=game,
+                user=self.user,
+                action=move.action,
+                turn=move.turn,
+                move_id=move.move_id,
+                known=known,
+            )
+        done = services.game_act(
             game=game,
             user=self.user,
             action=move.action,
             turn=move.turn,
             known=known,
         )
+        return services.Acted(done, done.version, done.turn)
 
     @database_sync_to_async
     def _chat(self, chat: Chat) -> None:
@@ -302,6 +315,16 @@ class HtmlSeatConsumer(SeatSocket):
     async def refused_move(self, exc: errors.GameError) -> None:
         # The whole area again (the page's form is marked pending, and only a
         # frame that draws it anew clears that), then the refusal over it.
+        await self.redraw()
+        await self.send_error(exc)
+
+    async def acted(self, acted: services.Acted) -> None:
+        # A repeat of a move already applied brings no push: the area is drawn
+        # anew, which clears the page's pending form.
+        if acted.replayed:
+            await self.redraw()
+
+    async def redraw(self) -> None:
         room = self.room
         if room is not None and room.table is not None:
             async with room.lock:
@@ -309,7 +332,6 @@ class HtmlSeatConsumer(SeatSocket):
                 frame = self.table_frame(room.table, room)
             if frame is not None:
                 await self.send(text_data=frame)
-        await self.send_error(exc)
 
     def chat_frame(self, table: Table, message: ChatMessage) -> str | None:
         if message.channel not in table.readable_channels(table.viewer(self.user)):
@@ -333,7 +355,8 @@ class HtmlSeatConsumer(SeatSocket):
                 raise errors.BadAction
             return Chat(text, channel)
         action, turn = move_from_fields(self.ruleset, content)
-        return Move(action, turn)
+        move_id = content.get("move_id") or None
+        return Move(action, turn, move_id)
 
     async def send_error(self, exc: Exception) -> None:
         private = bool(getattr(exc, "private", False))

@@ -55,6 +55,9 @@ logger = logging.getLogger(__name__)
 CLOSE_BAD_REQUEST = 4400
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FLOODING = 4429
+# The channel layer (Redis) cannot be reached: the socket is accepted and closed at
+# once with this code, and the page tries again after a pause (docs/live.md).
+CLOSE_UNAVAILABLE = 4503
 
 MAX_FRAME_CHARS = 16 * 1024
 MAX_DEPTH = 16
@@ -91,6 +94,20 @@ class TokenBucket:
             return False
         self.tokens -= 1
         return True
+
+
+def layer_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the channel layer's server cannot be reached now (a
+    refused or lost connection, a time-out), rather than a fault in the code."""
+    if isinstance(exc, ConnectionError | TimeoutError | OSError):
+        return True
+    try:
+        import redis.exceptions
+    except ImportError:  # pragma: no cover - redis is always installed
+        return False
+    return isinstance(
+        exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError
+    )
 
 
 def has_nul(text: str) -> bool:
@@ -137,6 +154,8 @@ def decode_frame(text_data: str | None) -> Any:
     except errors.DuplicateKey as exc:
         reason = gettext("the key “%(key)s” appears twice") % {"key": exc.args[0]}
         raise errors.InvalidJson(reason=reason) from None
+    except errors.LoneSurrogate:
+        raise errors.InvalidJson(reason=errors.LONE_SURROGATE) from None
     except (ValueError, RecursionError):
         raise errors.InvalidJson(reason=gettext("it is not valid JSON")) from None
     if depth_of(content, MAX_DEPTH) > MAX_DEPTH:
@@ -195,6 +214,38 @@ class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
 
     bucket: TokenBucket
     refused_in_a_row = 0
+    accepted = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Channels' loop over the client's and the layer's messages. A layer that
+        cannot be reached (Redis down, on connect or later) ends the socket with
+        ``CLOSE_UNAVAILABLE``, not an error close (1011) the page cannot tell from
+        a bug: accepted first if it was not, so the code reaches the client."""
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception as exc:
+            if not layer_unreachable(exc):
+                raise
+            logger.warning(
+                "websocket closed: channel layer unreachable (%s): %s",
+                type(exc).__name__,
+                scope.get("path"),
+            )
+            try:
+                if not self.accepted:
+                    await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
+            except Exception:
+                logger.info("the client left before the socket was closed")
+            try:
+                await self.disconnect(CLOSE_UNAVAILABLE)
+            except Exception as error:
+                if not layer_unreachable(error):
+                    raise
+
+    async def accept(self, subprotocol: Any = None, headers: Any = None) -> None:
+        await super().accept(subprotocol, headers)
+        self.accepted = True
 
     async def connect(self) -> None:
         if route_has_nul(self.scope):

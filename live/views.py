@@ -234,12 +234,21 @@ def game_act(request: HttpRequest, code: str) -> HttpResponse:
     def act(game: Game) -> None:
         action, turn = move_from_fields(game.ruleset, request.POST)
         room = rooms.room_of(game.pk)
+        known = room.known() if room is not None else None
+        move_id = request.POST.get("move_id", "")
+        if move_id:
+            # A form sent twice (a reload's resend, a retry) is applied once.
+            services.game_act_named(
+                game=game,
+                user=request.user,
+                action=action,
+                turn=turn,
+                move_id=move_id,
+                known=known,
+            )
+            return
         services.game_act(
-            game=game,
-            user=request.user,
-            action=action,
-            turn=turn,
-            known=room.known() if room is not None else None,
+            game=game, user=request.user, action=action, turn=turn, known=known
         )
 
     return _post_service(request, code, act)

@@ -78,7 +78,7 @@ def _fresh_channel_layer() -> Iterator[None]:
 
 
 def uses_postgres() -> bool:
-    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    return settings.DATABASES["default"]["ENGINE"].endswith(".postgresql")
 
 
 def uses_redis() -> bool:

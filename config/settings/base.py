@@ -132,6 +132,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "max_size": int(env("DATABASE_POOL_MAX", "20")),
             "timeout": 10,
         }
+        # The same backend with a pool that is back within a second of the server
+        # after it cut every connection (config/backends/postgresql).
+        DATABASES["default"]["ENGINE"] = "config.backends.postgresql"
+    # A server that does not answer (a failover's old address) costs a connection
+    # attempt this long, not the operating system's minutes.
+    DATABASES["default"]["OPTIONS"]["connect_timeout"] = int(
+        env("DATABASE_CONNECT_TIMEOUT", "2")
+    )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers and one writer work at once; the timeout waits for the writer
     # instead of failing with "database is locked" when several players act together.

@@ -26,4 +26,20 @@
     var done = button.getAttribute("data-copied");
     if (done) button.textContent = done;
   });
+  // A socket the server closed with 4503 (its channel layer, Redis, cannot be
+  // reached now: docs/live.md) is opened again after a pause, doubling from 1 s to
+  // 30 s with jitter; htmx's ws extension retries only 1006, 1011, 1012 and 1013.
+  var CLOSE_UNAVAILABLE = 4503;
+  var unavailableTries = 0;
+  document.body.addEventListener("htmx:wsClose", function (event) {
+    var detail = event.detail || {};
+    var closed = detail.event;
+    if (!closed || closed.code !== CLOSE_UNAVAILABLE || !detail.socketWrapper) return;
+    var ceiling = Math.min(30000, 1000 * Math.pow(2, unavailableTries));
+    unavailableTries += 1;
+    window.setTimeout(function () {
+      detail.socketWrapper.reconnect();
+    }, ceiling / 2 + Math.random() * ceiling / 2);
+  });
+  document.body.addEventListener("htmx:wsAfterMessage", function () { unavailableTries = 0; });
 })();

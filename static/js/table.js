@@ -35,7 +35,48 @@
   });
   document.body.addEventListener("htmx:wsConfigSend", function (event) {
     var form = event.target instanceof Element ? event.target.closest("form") : null;
-    if (form && !socketOpen && !form.hasAttribute("data-reset-on-send")) pending(form);
+    if (!form || form.hasAttribute("data-reset-on-send")) return;
+    // Each move form names its move once (a hidden move_id): every send of it, a
+    // retry included, carries the same name, and the server applies it once.
+    var field = moveIdField(form);
+    if (event.detail && event.detail.parameters) event.detail.parameters.move_id = field.value;
+    if (!socketOpen) pending(form);
+  });
+  function newMoveId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  function moveIdField(form) {
+    var field = form.querySelector("input[name=move_id]");
+    if (!field) {
+      field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "move_id";
+      form.appendChild(field);
+    }
+    if (!field.value) field.value = newMoveId();
+    return field;
+  }
+  // A move sent just before the socket closed may or may not have reached the
+  // table. Its form is still on the page only if no answer redrew it: when the
+  // socket opens again such a move is sent once more, the same message with the
+  // same move_id, so the table applies it exactly once either way.
+  var unanswered = null;
+  document.body.addEventListener("htmx:wsBeforeSend", function (event) {
+    var form = event.target instanceof Element ? event.target.closest("form") : null;
+    if (form && !form.hasAttribute("data-reset-on-send") && event.detail) {
+      unanswered = { form: form, message: event.detail.message };
+    }
+  });
+  document.body.addEventListener("htmx:wsOpen", function (event) {
+    var socket = event.detail && event.detail.socketWrapper;
+    var again = unanswered;
+    unanswered = null;
+    if (socket && again && again.form.isConnected && again.form.classList.contains("pending")) {
+      socket.send(again.message, again.form);
+    }
   });
   function pending(form) {
     form.classList.add("pending");

@@ -127,3 +127,36 @@ def test_a_connection_cut_inside_a_transaction_is_503(
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "unavailable"
     assert failing_views == ["POST"]
+
+
+@pytest.fixture
+def strict_pool() -> Iterator[None]:
+    """The pool holding several idle connections, and waiting at most one second
+    for one: a request that waited longer would answer 503."""
+    pool_options = connection.settings_dict["OPTIONS"]["pool"]
+    saved = dict(pool_options)
+    pool_options.update(min_size=6, max_size=8, timeout=1)
+    connection.close_pool()
+    connection.pool.open(wait=True, timeout=30)
+    yield
+    connections.close_all()
+    connection.close_pool()
+    pool_options.clear()
+    pool_options.update(saved)
+
+
+@pytest.mark.usefixtures("strict_pool")
+def test_back_within_a_second_of_the_database(client: Client) -> None:
+    """Every connection cut (as a restart or failover does): the first request after
+    it, and the readiness check, are served, none waiting on a pool backing off.
+    (psycopg_pool alone slept 1, 2, 4 … s after each dead connection it found.)"""
+    assert client.get("/history/").status_code == 200
+    end_of_request()
+    assert connection.pool.get_stats()["pool_size"] >= 6
+    assert cut_connections() >= 6
+    assert client.get("/history/").status_code == 200
+    end_of_request()
+    assert Client().get("/healthz/ready").status_code == 200
+    assert cut_connections() >= 1
+    assert Client().get("/healthz/ready").status_code == 200
+    assert Client().get("/healthz/live").status_code == 200

@@ -7,14 +7,18 @@ receiver, so the check's message was never read in time. bench.chaos found it.""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import socket
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
 from asgiref.sync import sync_to_async
+from channels.layers import channel_layers
 from django.db import connections
 from django.test import AsyncClient
+from pytest_django.fixtures import Settings
 
+from config.settings.base import redis_channel_layer
 from tests.config.sockets import browser_socket
 from tests.factories import UserFactory
 
@@ -43,3 +47,40 @@ async def test_healthy_with_sockets_open() -> None:
         assert response.json()["channel_layer"] == "ok"
     for communicator in sockets:
         await communicator.disconnect()
+
+
+async def test_ready_and_the_old_address_report_both() -> None:
+    client = AsyncClient()
+    for path in ("/healthz/ready", "/healthz"):
+        answer = await client.get(path)
+        assert answer.status_code == 200, answer.content
+        assert answer.json()["database"] == "ok"
+        assert answer.json()["channel_layer"] == "ok"
+        assert "max-age=0" in answer["Cache-Control"]
+
+
+@pytest.fixture
+def layer_down(settings: Settings) -> Iterator[None]:
+    """The channel layer's Redis at a closed port: down."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    listener.close()
+    settings.CHANNEL_LAYERS = {
+        "default": redis_channel_layer(f"redis://127.0.0.1:{port}/0")
+    }
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+@pytest.mark.usefixtures("layer_down")
+async def test_liveness_holds_while_redis_is_down_and_readiness_says_so() -> None:
+    client = AsyncClient()
+    live = await client.get("/healthz/live")
+    assert live.status_code == 200
+    assert live.json() == {"status": "ok"}
+    ready = await client.get("/healthz/ready")
+    assert ready.status_code == 503
+    assert ready.json()["channel_layer"] == "unreachable"
+    assert ready.json()["database"] == "ok"

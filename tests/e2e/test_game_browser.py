@@ -240,6 +240,12 @@ def test_werewolves_to_the_end(new_player: Callable[..., Page]) -> None:
     expect(pages[0].locator(".tokens")).to_contain_text("3")
     game = play_through(pages, code, random.Random(11), secret_words("werewolves"))
     assert game.status == Game.Status.FINISHED
+    # The pages named every move they sent (table.js's move_id), each once.
+    from games.models import GameAction, MoveReceipt
+
+    receipts = MoveReceipt.objects.filter(game=game)
+    assert receipts.count() == GameAction.objects.filter(game=game).count()
+    assert len(set(receipts.values_list("user_id", "key"))) == receipts.count()
     for page in pages.values():
         expect(page.locator(".banner").first).to_have_class(
             f"banner over-{game.winner}"

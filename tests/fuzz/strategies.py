@@ -17,13 +17,28 @@ TEXT = st.one_of(NASTY, st.text(max_size=40))
 NUMBER_TEXT = st.one_of(NASTY, st.integers(-5, 1000).map(str), st.text(max_size=4))
 KIND = st.one_of(st.sampled_from(sorted(MOVE_TYPES)), TEXT)
 
+# Half a character (a lone surrogate): only where text travels as JSON, which
+# writes it as a \u escape (a form or a URL cannot carry it at all).
+LONE_SURROGATE = st.sampled_from(["\ud800", "a\udfffb", "\udc00\ud83d", "\ud83d"])
+JSON_TEXT = st.one_of(TEXT, LONE_SURROGATE)
+
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | TEXT,
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | JSON_TEXT,
     lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4)
+        st.lists(inner, max_size=4) | st.dictionaries(JSON_TEXT, inner, max_size=4)
     ),
     max_leaves=12,
 )
+# Redirect targets (a form's "next"): words, other hosts and schemes, odd slashes.
+NEXT = st.one_of(
+    st.sampled_from(
+        ["home", "games:lobby", "not a url", "https://evil.example/",
+         "//evil.example/x", "/\\evil.example", "\\\\evil.example", "http:///x",
+         "javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,x", " /x",
+         "/clubs/\x01", "/\t/evil.example", "ftp://evil.example", "/"]
+    ),
+    TEXT,
+)  # fmt: skip
 
 
 @st.composite
@@ -52,7 +67,7 @@ def socket_frame(draw: st.DrawFn, *, json_mode: bool) -> tuple[str, Any]:
 
         return "text", json.dumps(draw(JSON))
     if kind == "chat":
-        body: dict[str, Any] = {"text": draw(TEXT), "channel": draw(TEXT)}
+        body: dict[str, Any] = {"text": draw(JSON_TEXT), "channel": draw(JSON_TEXT)}
         if json_mode:
             body = {"type": "chat", "text": body["text"]}
     else:
@@ -65,6 +80,8 @@ def socket_frame(draw: st.DrawFn, *, json_mode: bool) -> tuple[str, Any]:
                     st.dictionaries(TEXT, JSON, max_size=3))},
                 "turn": draw(st.one_of(st.integers(-2, 50), JSON)),
             }  # fmt: skip
+        if draw(st.booleans()):
+            body["move_id"] = draw(st.one_of(JSON_TEXT, JSON))
     import json
 
     return "text", json.dumps(body)

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import Game
-from tests.fuzz.strategies import TEXT, move_fields
+from tests.fuzz.strategies import NEXT, TEXT, move_fields
 from tests.fuzz.tables import bystander, fingerprint
 from tests.games.conftest import seated_users, start_table
 
@@ -97,3 +97,33 @@ def test_the_log_in_form(username: str, password: str) -> None:
 def test_the_sign_up_form(fields: dict[str, str]) -> None:  # fmt: skip
     response = Client(raise_request_exception=False).post("/accounts/signup/", fields)
     assert response.status_code in {200, 302, 400, 429}
+
+
+@pytest.fixture
+def club_member() -> tuple[str, Client]:
+    """A club, and a logged-in member of it who is not an admin."""
+    from tests.clubs.conftest import make_club
+
+    setup = make_club(members=1)
+    client = Client(raise_request_exception=False)
+    client.force_login(setup.members[0])
+    return setup.club.slug, client
+
+
+@FUZZ
+@given(
+    target=NEXT,
+    form=st.sampled_from(
+        ["join/", "join/cancel/", "notices/post/", "notices/delete/", "members/remove/"]
+    ),
+)
+def test_a_club_forms_next_never_leaves_the_site_or_fails(
+    club_member: tuple[str, Client], target: str, form: str
+) -> None:
+    slug, client = club_member
+    fields = {"next": target, "notice": "1", "user": "1", "title": "t", "text": "t"}
+    response = client.post(f"/clubs/{slug}/{form}", fields)
+    assert response.status_code in {302, 400, 404}, (target, response.status_code)
+    if response.status_code == 302:
+        assert response["Location"].startswith("/"), response["Location"]
+        assert not response["Location"].startswith(("//", "/\\")), response["Location"]
