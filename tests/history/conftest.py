@@ -8,12 +8,14 @@ from collections.abc import Iterator
 import pytest
 from django.core.cache import cache
 
-from history import replay
+from history import analysis, replay
 
 
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
     replay.forget_all()
+    analysis.forget_all()
     cache.clear()
     yield
     replay.forget_all()
+    analysis.forget_all()
