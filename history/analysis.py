@@ -29,7 +29,7 @@ from games.models import Game
 
 CERTAIN = 1e-9
 """How close to 0 or 1 counts as certain (the odds are exact fractions as floats)."""
-MOVED = 0.15
+MOVED = 0.1
 """The least change of one seat's public odds between two stages that makes a moment."""
 MOMENTS = 3
 """At most this many moments are named on the review."""
@@ -150,26 +150,25 @@ def _moments(
         first, _last, label = stages[index]
         before = odds.steps[stages[index - 1][0]]
         after = odds.steps[first]
-        certain = [
+        became = [
             seat
             for seat, (a, b) in enumerate(zip(after, before, strict=True))
             if percent(a) in (0, 100) and percent(a) != percent(b)
         ]
-        if certain:
-            for seat in certain:
-                evil = percent(after[seat]) == 100
-                text = _(
-                    "%(stage)s — the table could have known %(name)s was "
-                    "%(side)s: %(percent)s."
-                ) % {
-                    "stage": label,
-                    "name": names.get(seat, "?"),
-                    "side": odds.evil_one if evil else odds.good_one,
-                    "percent": _("%(n)s%%") % {"n": percent(after[seat])},
-                }
-                moments.append(
-                    Moment(first, index, seat, "evil" if evil else "good", text)
-                )
+        evil = [seat for seat in became if percent(after[seat]) == 100]
+        for seat in evil or became:
+            side = "evil" if seat in evil else "good"
+            text = _(
+                "%(stage)s — the table could have known %(name)s was %(side)s "
+                "(%(percent)s)."
+            ) % {
+                "stage": label,
+                "name": names.get(seat, "?"),
+                "side": odds.evil_one if side == "evil" else odds.good_one,
+                "percent": _("%(n)s%% evil") % {"n": percent(after[seat])},
+            }
+            moments.append(Moment(first, index, seat, side, text))
+        if became:
             continue
         seat = max(range(len(after)), key=lambda s: (abs(after[s] - before[s]), -s))
         text = _(
