@@ -10,6 +10,7 @@ mission ends and where a check is made.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -32,12 +33,14 @@ EXPLANATION = gettext_lazy(
 )
 
 
-def views(game: Game, seat: int | None) -> list[dict[str, Any]]:
-    """The view of every step of ``game`` as ``seat`` had it then (None: a
-    spectator), replaying the log once."""
-    state, _events = engine.start(game_setup(game))
+def views(
+    setup: engine.GameSetup, log: Iterable[tuple[int, Any]], seat: int | None
+) -> list[dict[str, Any]]:
+    """The view of every step of a game (its deal and action log) as ``seat`` had
+    it then (None: a spectator), replaying the log once."""
+    state, _events = engine.start(setup)
     result = [engine.view(state, seat)]
-    for position, action in action_log(game):
+    for position, action in log:
         state, _events = engine.apply(state, position, action)
         result.append(engine.view(state, seat))
     return result
@@ -69,13 +72,20 @@ def _mark(view: dict[str, Any], before: dict[str, Any] | None, ruleset: str) -> 
 
 def odds(game: Game, seat: int | None) -> Odds:
     """The analysis board's odds of a finished ``game`` as ``seat`` knew them."""
-    seen = views(game, seat)
+    return odds_of_log(game_setup(game), action_log(game), seat)
+
+
+def odds_of_log(
+    setup: engine.GameSetup, log: Iterable[tuple[int, Any]], seat: int | None
+) -> Odds:
+    """The same from a game's deal and action log (no database)."""
+    seen = views(setup, log, seat)
     boards = analyse_steps(seen)
-    phrases = phrases_for(game.ruleset)
+    phrases = phrases_for(setup.ruleset)
     return Odds(
         steps=[board.probabilities for board in boards],
         marks=[
-            _mark(view, seen[step - 1] if step else None, game.ruleset)
+            _mark(view, seen[step - 1] if step else None, setup.ruleset)
             for step, view in enumerate(seen)
         ],
         evil_one=phrases.evil_one,
