@@ -185,14 +185,13 @@ def _moments(
     return moments
 
 
-def _short(label: str, index: int) -> str:
-    """A column header short enough for a phone: the stage's number."""
+def _short(index: int) -> str:
+    """A column header short enough for a phone: the stage's number ("·" for the
+    deal)."""
     return str(index) if index else "·"
 
 
-def board_of(
-    odds: Odds, names: Mapping[int, str], public: Odds | None = None
-) -> Board:
+def board_of(odds: Odds, names: Mapping[int, str], public: Odds | None = None) -> Board:
     """The heat-map of ``odds``, its moments drawn from ``public`` (the public
     odds of the same game; ``odds`` itself when omitted)."""
     stages = _stages(odds)
@@ -200,7 +199,7 @@ def board_of(
     moments = _moments(public, _stages(public), names)
     moment_steps = {moment.step for moment in moments}
     columns = [
-        Column(first, last, label, _short(label, index), first in moment_steps)
+        Column(first, last, label, _short(index), first in moment_steps)
         for index, (first, last, label) in enumerate(stages)
     ]
     seats = len(odds.steps[0]) if odds.steps else 0

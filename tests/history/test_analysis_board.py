@@ -70,8 +70,9 @@ def test_g1_public_odds_counted_by_hand(client: Client) -> None:
     """G1 (ann and bob evil, 5 players, 10 possible evil pairs): M1 [ann, cat] one
     fail leaves the 7 pairs with ann or cat: ann and cat 4/7, the others 2/7; M2
     clean changes nothing; M3 [ann, dan] one fail leaves the 4 pairs with ann and
-    {cat, dan}: ann 4/5, cat and dan 2/5, the others 1/5; M4 [bob, cat, eve] one fail leaves
-    {ann, bob}, {ann, cat}, {ann, eve}, {cat, dan}: ann 3/4, cat 2/4, others 1/4."""
+    {cat, dan}: ann 4/5, cat and dan 2/5, the others 1/5; M4 [bob, cat, eve] one
+    fail leaves {ann, bob}, {ann, cat}, {ann, eve}, {cat, dan}: ann 3/4, cat 2/4,
+    the others 1/4."""
     table = g1_evil_win()
     page = _review(client, table)
     assert _heat_map(page) == {
@@ -144,12 +145,13 @@ def test_every_column_is_the_engines_analysis_of_that_step(client: Client) -> No
 def test_the_current_stage_follows_the_replay(client: Client) -> None:
     table = g1_evil_win()
     stages = _stages(_fragment(client, table, 0, "all"))
-    for column, step in enumerate(stages):
-        for shown in {step, max(step, (stages + [10**6])[column + 1] - 1)}:
+    last = len(_states(table)) - 1
+    ends = [following - 1 for following in stages[1:]] + [last]
+    current = re.compile(r'aria-current="step" title="[^"]*" data-stage="(\d+)"')
+    for step, end in zip(stages, ends, strict=True):
+        for shown in {step, end}:
             page = _fragment(client, table, shown, "all")
-            current = re.findall(r'aria-current="step" title="[^"]*" data-stage="(\d+)"',
-                                 page)  # fmt: skip
-            assert current == [str(step)], (shown, current)
+            assert current.findall(page) == [str(step)], shown
 
 
 def test_as_seen_by_a_player_is_what_that_seat_knew(client: Client) -> None:
