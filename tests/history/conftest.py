@@ -8,14 +8,12 @@ from collections.abc import Iterator
 import pytest
 from django.core.cache import cache
 
-from history import analysis, replay
+from history import replay
 
 
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
     replay.forget_all()
-    analysis.forget_all()
     cache.clear()
     yield
     replay.forget_all()
-    analysis.forget_all()
