@@ -193,3 +193,27 @@ def test_the_board_in_every_language(client: Client, language: str) -> None:
     assert "data-analysis" in page and "data-moments" in page
     if language == "fa":
         assert "۵۷" in page.split("data-analysis-as")[1]
+
+
+def test_every_seats_board_passes_the_leak_oracle(client: Client) -> None:
+    """Each seat's board, at every stage, holds nothing that seat did not know at
+    that step (the oracle reads each row, marked with its seat), and nothing of
+    anyone's mission cards, seen by anyone after the end."""
+    table = random_game("partisans", 7, 9, options={"scout": True, "check": True})
+    states = _states(table)
+    final = states[-1]
+    words = _words("partisans")
+    stages = _stages(_fragment(client, table, 0, "all"))
+    for perspective in ["all", *map(str, range(7))]:
+        seat = None if perspective == "all" else int(perspective)
+        for step in stages:
+            page = _fragment(client, table, step, perspective)
+            board = page.split('<section class="analysis"')[1].split("</section>")[0]
+            assert 'data-seat="' in board
+            assert oracle.find_leaks(states[step], seat, board, words) == []
+            assert (
+                oracle.find_leaks(
+                    states[step], seat, board, words, after=final, own=False
+                )
+                == []
+            )
