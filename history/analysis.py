@@ -230,7 +230,7 @@ def odds_of(game: Game, seat: int | None) -> Odds | None:
     known = _cache.get(key)
     if known is not None:
         return known[0]
-    odds = family_of(game.ruleset).analysis(game, seat)
+    odds: Odds | None = family_of(game.ruleset).analysis(game, seat)
     _cache.put(key, (odds,))
     return odds
 
