@@ -8,6 +8,12 @@ nobody has looked at yet).  Prints, per perspective (the public board and one se
 board), the mean and max milliseconds for a whole game on the wall clock and in CPU
 time (the wall clock also counts waits on a shared machine), and the time the views
 took for comparison.  Options: ``--games``, ``--players``, ``--ruleset``, ``--seed``.
+
+``--page`` times instead what a finished game's review page adds for its analysis
+board on a cold cache (``history.analysis``): the family's odds from the deal and the
+log (one replay, a view per step, the counting) for the public board and for one
+seat, and both heat-maps with their moments, in CPU and wall-clock milliseconds per
+game. The page's one read of the action log is not included.
 """
 
 from __future__ import annotations
@@ -46,7 +52,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--ruleset", choices=sorted(OPTIONS), default="partisans")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--page", action="store_true")
     args = parser.parse_args(argv)
+    if args.page:
+        page(args)
+        return
 
     rng = Random(args.seed)
     timings: dict[str, list[float]] = {
@@ -82,6 +92,55 @@ def main(argv: Sequence[str] | None = None) -> None:
         what = what.replace(" cpu board", " board (cpu time)")
         mean, most = statistics.mean(values) * 1000, max(values) * 1000
         print(f"{what}, all steps of a game: mean {mean:.2f} ms, max {most:.2f} ms")
+
+
+def page(args: argparse.Namespace) -> None:
+    """The review page's analysis board, cold (see the module doc)."""
+    import os
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    django.setup()
+    from django.utils import translation
+
+    from games.families.resistance.odds import odds_of_log
+    from history.analysis import board_of
+
+    translation.activate("ru")
+    rng = Random(args.seed)
+    wall: list[float] = []
+    cpu: list[float] = []
+    steps = []
+    for number in range(args.games):
+        game = GameSetup(
+            args.ruleset, args.players, OPTIONS[args.ruleset], seed=args.seed + number
+        )
+        state = setup(game)
+        log = []
+        while outcome(state) is None:
+            seat, action = random_action(state, rng)
+            state, _ = apply(state, seat, action)
+            log.append((seat, action))
+        steps.append(len(log) + 1)
+        names = {seat: f"Игрок {seat + 1}" for seat in range(args.players)}
+        viewer = rng.randrange(args.players)
+        clear_cache()
+        began, began_cpu = time.perf_counter(), time.process_time()
+        public = odds_of_log(game, log, None)
+        mine = odds_of_log(game, log, viewer)
+        boards = [board_of(public, names), board_of(mine, names, public)]
+        cpu.append(time.process_time() - began_cpu)
+        wall.append(time.perf_counter() - began)
+        assert all(len(b.rows) == args.players for b in boards)
+    print(
+        f"analysis board of a review page: {args.ruleset}, {args.players} players, "
+        f"{args.games} random games, {statistics.mean(steps):.0f} steps on average "
+        f"(max {max(steps)}), cold cache, public and one seat's board"
+    )
+    for label, values in (("cpu time", cpu), ("wall clock", wall)):
+        mean, most = statistics.mean(values) * 1000, max(values) * 1000
+        print(f"{label}: mean {mean:.2f} ms, max {most:.2f} ms per game")
 
 
 if __name__ == "__main__":

@@ -103,6 +103,7 @@ class ProposalRow:
     team: list[int]
     approved: bool | None
     votes: dict[int, bool]
+    public_lean: str = ""
 
 
 @dataclass
@@ -139,8 +140,18 @@ class Projection:
 
 def _proposals(state: Any, public: dict[str, Any]) -> list[ProposalRow]:
     """Every finished vote, then the one in progress (its votes as each voter's own
-    view has them: services store a vote as it is cast)."""
+    view has them: services store a vote as it is cast), each with the public lean
+    the services work out when the team is proposed."""
     from games import engine
+    from games.families.resistance.deduction import lean
+
+    def lean_on(mission: int, team: list[int]) -> str:
+        played = [
+            (entry["team"], entry["fails"])
+            for entry in public["history"]
+            if entry["approved"] and entry["fails"] and entry["mission"] < mission
+        ]
+        return lean(public["ruleset"], public["players"], played, team)
 
     rows = [
         ProposalRow(
@@ -150,6 +161,7 @@ def _proposals(state: Any, public: dict[str, Any]) -> list[ProposalRow]:
             team=list(entry["team"]),
             approved=entry["approved"],
             votes={int(seat): vote for seat, vote in entry["votes"].items()},
+            public_lean=lean_on(entry["mission"], list(entry["team"])),
         )
         for entry in public["history"]
     ]
@@ -166,6 +178,7 @@ def _proposals(state: Any, public: dict[str, Any]) -> list[ProposalRow]:
                     seat: engine.view(state, seat)["me"]["vote"]
                     for seat in proposal["voted"]
                 },
+                public_lean=lean_on(public["mission"], list(proposal["team"])),
             )
         )
     return rows
@@ -505,6 +518,7 @@ def _write_proposals(
             attempt=row.attempt,
             leader=seats[(game.pk, row.leader)],
             approved=row.approved,
+            public_lean=row.public_lean,
         )
         for game, row in pairs
     )

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from games.families.registry import family_of, known_words
 from games.kit.regions import Facts, draw_regions
 from games.models import Game
-from history import replay
+from history import analysis, replay
 from history.selectors import GameRow
 
 URL_SAFE = "!$&'()*+,;=/~:@"
@@ -183,6 +183,17 @@ def replay_context(
             for milestone in shown.milestones
         ],
     }
+    perspective_seat = shown.seat if shown.seat is None or shown.seat >= 0 else None
+    board = analysis.board_for(game, names, perspective_seat)
+    context["analysis"] = board
+    context["analysis_column"] = board.current(number) if board else None
+    context["analysis_viewer"] = (
+        "" if perspective_seat is None else names.get(perspective_seat, "")
+    )
+    context["analysis_links"] = [
+        (column, link(column.first)["href"], link(column.first)["fragment"])
+        for column in (board.columns if board else [])
+    ]
     context["region_parts"] = draw_regions(
         family.regions,
         lambda view, names, playing: family.board(view, names, playing=playing),

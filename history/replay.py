@@ -32,6 +32,7 @@ from games.families.registry import family_of
 from games.models import Game
 from games.presence import bot_moves
 from games.state import action_log, game_setup, load_state, state_at
+from history import analysis
 
 EVERYONE = "all"
 """The ``as`` value of the view with every role turned up."""
@@ -236,5 +237,7 @@ def screen(
 
 
 def forget_all() -> None:
-    """Tests call this between runs that reuse table codes."""
+    """Tests call this between runs that reuse table codes: the public events and
+    the analysis board's odds."""
     _events_cache.clear()
+    analysis.forget_all()

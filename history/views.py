@@ -19,7 +19,7 @@ from games.models import Game
 from games.presence import bot_moves
 from games.state import load_state
 from games.words import option_labels
-from history import export, hooks, presenters, selectors
+from history import analysis, export, hooks, presenters, replay, selectors
 from history.forms import HistoryFilterForm
 
 PAGE_SIZE = 25
@@ -93,6 +93,17 @@ def game_review(request: HttpRequest, code: str) -> HttpResponse:
         )
         context.update(record=record, final=final, seat_names=names)
         context.update(family_of(game.ruleset).review(game, names))
+        public = analysis.board_for(game, names, None)
+        context["analysis_public"] = public
+        context["moments"] = [
+            (
+                moment,
+                presenters.replay_url(
+                    game, step=moment.step, perspective=replay.EVERYONE
+                ),
+            )
+            for moment in (public.moments if public else [])
+        ]
     else:
         names = selectors.seat_names(game)
         context.update(record=None, final=None, seat_names=names)

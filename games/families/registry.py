@@ -197,6 +197,13 @@ class Family:
         records)."""
         return {}
 
+    def analysis(self, game: Game, seat: int | None) -> Any:
+        """The analysis board's odds of a finished game (``history.analysis.Odds``):
+        at every step, the chance that each seat is evil as everyone could know it
+        from public facts (``seat=None``) or as ``seat`` knew it. ``None``: the
+        family has no exact analysis (docs/analysis.md says why)."""
+        return None
+
     # --- stats ---------------------------------------------------------------------
 
     facts: ClassVar[Mapping[str, Text]] = {}

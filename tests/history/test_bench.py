@@ -31,6 +31,7 @@ def _from_db(table: Table) -> bench.Projection:
             team=sorted(where[s.pk] for s in p.team.all()),
             approved=p.approved,
             votes={where[v.seat_id]: v.approve for v in p.votes.all()},
+            public_lean=p.public_lean,
         )
         for p in Proposal.objects.filter(game=game).order_by("pk")
     ]

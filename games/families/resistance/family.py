@@ -14,6 +14,7 @@ from games.families.registry import Family, Figure
 from games.families.resistance import (
     export,
     moves,
+    odds,
     presenters,
     projection,
     review,
@@ -172,6 +173,9 @@ class ResistanceFamily(Family):
     def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
         seats = list(game.seats.order_by("position", "pk"))
         return {"review": review.game_record(game, seats)}
+
+    def analysis(self, game: Game, seat: int | None) -> Any:
+        return odds.odds(game, seat)
 
     facts = stats.FACTS
 

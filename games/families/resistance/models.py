@@ -78,6 +78,17 @@ class Proposal(models.Model):
     )
     team = models.ManyToManyField(Seat, related_name="proposals_on")
     approved = models.BooleanField(_("approved"), null=True, blank=True)
+    public_lean = models.CharField(
+        _("public odds lean to"),
+        max_length=8,
+        blank=True,
+        default="",
+        help_text=_(
+            "approve or reject: whether the team looked less or more likely than "
+            "average to hold an evil player, from the fail cards played so far; "
+            "blank when the public odds did not lean"
+        ),
+    )
     created_at = models.DateTimeField(_("proposed"), auto_now_add=True)
 
     class Meta:

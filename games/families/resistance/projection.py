@@ -13,9 +13,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db.models import Subquery
+from django.db.models import Prefetch, Subquery
 
 from games import engine
+from games.families.resistance import deduction
 from games.families.resistance.models import (
     Check,
     Mission,
@@ -59,12 +60,28 @@ def _open_proposal(game: Game) -> Subquery:
     )
 
 
+def _played(game: Game, seats: Mapping[int, Seat]) -> list[tuple[list[int], int]]:
+    """The team and fail count of each mission of ``game`` with a fail card so far
+    (the public facts behind the odds), from its records."""
+    position = {seat.pk: at for at, seat in seats.items()}
+    missions = Mission.objects.filter(game=game, fails__gt=0).prefetch_related(
+        Prefetch("team", queryset=Seat.objects.only("pk"))
+    )
+    return [
+        ([position[member.pk] for member in mission.team.all()], mission.fails or 0)
+        for mission in missions
+    ]
+
+
 def _proposed(game: Game, seats: Mapping[int, Seat], data: Mapping[str, Any]) -> None:
     proposal = Proposal.objects.create(
         game=game,
         mission_number=data["mission"],
         attempt=data["attempt"],
         leader=seats[data["leader"]],
+        public_lean=deduction.lean(
+            game.ruleset, game.seat_count, _played(game, seats), data["team"]
+        ),
     )
     proposal.team.add(*(seats[position] for position in data["team"]))
 

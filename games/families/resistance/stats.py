@@ -4,7 +4,9 @@ history list that pick the games behind each.
 * as evil: missions gone on, and how many of those failed;
 * as good: votes cast, those on a team with an evil player on it, and those that
   approved such a team;
-* as good: teams proposed, and those with no evil player on them.
+* as good: teams proposed, and those with no evil player on them;
+* as good: votes on teams the public odds leaned on (``Proposal.public_lean``), and
+  those that went with the lean (the "deduction" figure).
 
 Each is a database aggregate over the finished games the viewer may see (the seats
 the platform hands in), so a profile costs the same few queries whatever the number
@@ -29,6 +31,7 @@ from django.db.models import (
 from django.utils.translation import gettext_lazy as _
 
 from games.families.registry import Figure
+from games.families.resistance.deduction import APPROVE, REJECT
 from games.families.resistance.models import Mission, Proposal, Vote
 from games.models import Game, Seat
 
@@ -43,6 +46,8 @@ FACTS = {
     "approved_evil": _("votes as good approving a team with an evil player"),
     "led_good": _("teams proposed as good"),
     "led_clean": _("teams proposed as good with no evil player"),
+    "lean_votes": _("votes as good where the public odds leaned"),
+    "with_odds": _("votes as good that went with the public odds"),
 }
 """The history list's ``fact`` filters this family offers, with their meaning."""
 
@@ -58,6 +63,14 @@ class ResistanceFacts:
     votes_on_evil_teams: int = 0
     led_good: int = 0
     led_clean: int = 0
+    lean_votes: int = 0
+    with_odds: int = 0
+
+
+WITH_ODDS = Q(approve=True, proposal__public_lean=APPROVE) | Q(
+    approve=False, proposal__public_lean=REJECT
+)
+"""A vote that went with the public odds (games.families.resistance.deduction)."""
 
 
 def _evil_teams(games: QuerySet[Any]) -> QuerySet[Any]:
@@ -89,6 +102,15 @@ def fact_condition(fact: str, player_id: int) -> Q:
         if fact == "evil_missions_failed":
             missions = missions.filter(result=Mission.Result.FAIL)
         return Q(pk__in=missions.values("game_id"))
+    if fact in ("lean_votes", "with_odds"):
+        votes = Vote.objects.filter(
+            seat__user_id=player_id,
+            seat__side=GOOD,
+            proposal__public_lean__in=(APPROVE, REJECT),
+        )
+        if fact == "with_odds":
+            votes = votes.filter(WITH_ODDS)
+        return Q(pk__in=votes.values("seat__game_id"))
     if fact in ("good_votes", "evil_team_votes", "approved_evil"):
         votes = Vote.objects.filter(seat__user_id=player_id, seat__side=GOOD)
         if fact != "good_votes":
@@ -104,7 +126,7 @@ def fact_condition(fact: str, player_id: int) -> Q:
 
 def player_facts(seats: QuerySet[Seat]) -> ResistanceFacts:
     """The figures over ``seats`` (a player's seats in the games a viewer may see):
-    three queries."""
+    four queries."""
     facts = ResistanceFacts()
     finished = seats.filter(game__status=Game.Status.FINISHED)
     totals = (
@@ -141,6 +163,11 @@ def player_facts(seats: QuerySet[Seat]) -> ResistanceFacts:
     )
     facts.led_good = led["total"]
     facts.led_clean = led["clean"]
+    leaned = Vote.objects.filter(
+        seat__in=good, proposal__public_lean__in=(APPROVE, REJECT)
+    ).aggregate(total=Count("pk"), with_odds=Count("pk", filter=WITH_ODDS))
+    facts.lean_votes = leaned["total"]
+    facts.with_odds = leaned["with_odds"]
     return facts
 
 
@@ -178,5 +205,16 @@ def figures(facts: ResistanceFacts, url: Callable[..., str]) -> list[Figure]:
             total=facts.led_good,
             count_url=url(fact="led_clean"),
             total_url=url(fact="led_good"),
+        ),
+        Figure(
+            key="deduction",
+            caption=_(
+                "of their votes as good where the public odds leaned went with them "
+                "(deduction)"
+            ),
+            count=facts.with_odds,
+            total=facts.lean_votes,
+            count_url=url(fact="with_odds"),
+            total_url=url(fact="lean_votes"),
         ),
     ]

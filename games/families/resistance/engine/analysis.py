@@ -54,6 +54,7 @@ __all__ = [
     "evil_teams",
     "facts_of",
     "mask_of",
+    "probabilities",
 ]
 
 
@@ -177,6 +178,12 @@ def _count(facts: Facts) -> Counted:
             team >>= 1
             seat += 1
     return total, tuple(counts), tuple(count / total for count in counts)
+
+
+def probabilities(facts: Facts) -> tuple[float, ...]:
+    """The probability that each seat is evil given ``facts`` alone (for records
+    that hold a game's facts without its views: the stats' public lean)."""
+    return _count(facts)[2]
 
 
 def clear_cache() -> None:
