@@ -164,7 +164,7 @@ class VoiceSeatConsumer(HtmlSeatConsumer):
 
     async def on_connect(self) -> None:
         self.voice_rooms: set[str] = set()
-        # One race of seats joining per socket, independent of its room.
+        # The session of each seat whose join this socket answered, per room.
         self.heard: dict[tuple[str, int], str] = {}
         self.voice_bucket = TokenBucket.full(
             float(getattr(settings, "VOICE_FRAME_RATE", 10)),
@@ -280,6 +280,7 @@ class VoiceSeatConsumer(HtmlSeatConsumer):
                 "type": "joined",
                 "room": room,
                 "seat": key,
+                "session": self.voice_session,
                 "ice": ice_config(f"{self.game_id}-{key}"),
             }
         )
