@@ -160,7 +160,6 @@ class VoiceSeatConsumer(HtmlSeatConsumer):
     voice_session: str = ""
     voice_team: str | None = None
     voice_grouped: bool = False
-    rights_sent: str | None = None
 
     async def on_connect(self) -> None:
         self.voice_rooms: set[str] = set()
@@ -191,10 +190,7 @@ class VoiceSeatConsumer(HtmlSeatConsumer):
             return frame  # a spectator: no voice at all
         rights = rights_of(table, key)
         self._rights_changed(table, key, rights)
-        sent = json.dumps(rights, sort_keys=True)
-        if sent == self.rights_sent:
-            return frame
-        self.rights_sent = sent
+        # With every frame, changed or not: which frames carry it says nothing.
         return (frame or "") + rights_element(rights)
 
     def _rights_changed(self, table: Table, key: int, rights: dict[str, Any]) -> None:
