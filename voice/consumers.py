@@ -271,15 +271,6 @@ class VoiceSeatConsumer(HtmlSeatConsumer):
         if room == TEAM:
             self.voice_team = voice_rights.team_channel(table.view(key))
         self.voice_rooms.add(room)
-        await self.send_voice(
-            {
-                "type": "joined",
-                "room": room,
-                "seat": key,
-                "session": self.voice_session,
-                "ice": ice_config(f"{self.game_id}-{key}"),
-            }
-        )
         message = {
             "type": "voice.join",
             "room": room,
@@ -291,6 +282,16 @@ class VoiceSeatConsumer(HtmlSeatConsumer):
             await self.channel_layer.group_send(
                 seat_group(self.game_id, member), message
             )
+        # Last: once the page hears it, every seat in the room was told.
+        await self.send_voice(
+            {
+                "type": "joined",
+                "room": room,
+                "seat": key,
+                "session": self.voice_session,
+                "ice": ice_config(f"{self.game_id}-{key}"),
+            }
+        )
 
     async def _signal(
         self, table: Table, key: int, room: str, kind: str, body: dict[str, Any]
