@@ -268,6 +268,7 @@ class VoiceSeatConsumer(HtmlSeatConsumer):
             self.voice_grouped = True
         if not self.voice_rooms:
             self.voice_session = secrets.token_hex(8)
+        self._forget_heard(room)
         if room == TEAM:
             self.voice_team = voice_rights.team_channel(table.view(key))
         self.voice_rooms.add(room)
@@ -322,9 +323,16 @@ class VoiceSeatConsumer(HtmlSeatConsumer):
             message["sdp"] = check_sdp(kind, body.get("sdp"))
         await self.channel_layer.group_send(seat_group(self.game_id, target), message)
 
+    def _forget_heard(self, room: str) -> None:
+        """A new stay in ``room``: the joins answered in an earlier one are no race
+        of this one's."""
+        for heard in [heard for heard in self.heard if heard[0] == room]:
+            del self.heard[heard]
+
     async def _leave(self, room: str) -> None:
         table = self.room.table if self.room is not None else None
         self.voice_rooms.discard(room)
+        self._forget_heard(room)
         if table is not None:
             await self._tell_left(room, table)
 

@@ -433,14 +433,19 @@
         var peer = peers[key];
         return peer.pc.getStats().then(function (report) {
           var found = { room: peer.room, seat: peer.seat, state: peer.pc.connectionState,
-            packetsReceived: 0, packetsSent: 0, totalAudioEnergy: 0, relayed: false };
+            packetsReceived: 0, packetsSent: 0, bytesReceived: 0, bytesSent: 0,
+            totalAudioEnergy: 0, relayed: false };
           var pairs = {};
           report.forEach(function (entry) {
             if (entry.type === "inbound-rtp" && entry.kind === "audio") {
               found.packetsReceived += entry.packetsReceived || 0;
               found.totalAudioEnergy += entry.totalAudioEnergy || 0;
+              found.bytesReceived += (entry.bytesReceived || 0) + (entry.headerBytesReceived || 0);
             }
-            if (entry.type === "outbound-rtp" && entry.kind === "audio") found.packetsSent += entry.packetsSent || 0;
+            if (entry.type === "outbound-rtp" && entry.kind === "audio") {
+              found.packetsSent += entry.packetsSent || 0;
+              found.bytesSent += (entry.bytesSent || 0) + (entry.headerBytesSent || 0);
+            }
             pairs[entry.id] = entry;
           });
           report.forEach(function (entry) {

@@ -298,6 +298,29 @@ async def test_no_signal_before_joining_or_after_leaving() -> None:
     await close_all(seats)
 
 
+async def test_a_seat_that_leaves_and_joins_again_offers_to_those_present() -> None:
+    game = await sync_to_async(start_table)("partisans", 5)
+    seats = await sockets_of(game)
+    # Seat 1 first: it answers seat 0's join, then leaves and comes back.
+    await join_in_turn(seats, [1, 0, 2])
+    await say(seats[1], type="leave", room="table")
+    for seat in (0, 2):
+        assert (await next_voice(seats[seat]))["type"] == "leave"
+    # The same socket joins again: a newcomer, whatever it heard before.
+    renewed = (await join(seats[1]))["session"]
+    for seat in (0, 2):
+        assert await next_voice(seats[seat]) == {
+            "type": "join",
+            "room": "table",
+            "from": 1,
+            "session": renewed,
+        }
+    peers = [await next_voice(seats[1]), await next_voice(seats[1])]
+    assert sorted(peer["from"] for peer in peers) == [0, 2]
+    assert all(peer["type"] == "peer" and peer["offer"] for peer in peers), peers
+    await close_all(seats)
+
+
 async def test_a_spectator_has_no_voice_and_hears_none() -> None:
     game = await sync_to_async(start_table)("partisans", 5)
     seats = await sockets_of(game)
