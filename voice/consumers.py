@@ -204,6 +204,7 @@ class VoiceSeatConsumer(HtmlSeatConsumer):
             )
             if gone:
                 rooms_held.discard(room)
+                self._forget_heard(room)
                 self._spawn(self._tell_left(room, table))
 
     def _spawn(self, coroutine: Any) -> None:
