@@ -455,3 +455,59 @@ async def test_a_seat_gets_its_own_rights_with_every_push_and_a_spectator_none()
     assert "voice-rights" not in await spectator.receive_from(timeout=TIMEOUT)
     for each in (socket, town_socket, spectator):
         await each.disconnect()
+
+
+def _play_to_day(game: Game) -> None:
+    """Random legal moves (the moderator's too) until the Mafia table's first day."""
+    import random
+
+    from games import services
+
+    rng = random.Random(5)
+    users = {**seated_users(game), engine.MODERATOR: game.moderator}
+    for _ in range(500):
+        game.refresh_from_db()
+        state = load_state(game)
+        if engine.view(state, None)["phase"] == "day":
+            return
+        seat, action = engine.random_action(state, rng)
+        services.game_act(game=game, user=users[seat], action=action, turn=game.turn)
+    raise AssertionError("no day came")
+
+
+async def test_the_day_shuts_the_team_room_and_tells_nobody_outside_it() -> None:
+    game, team, town = await _mafia_at_night()
+    seats = await sockets_of(game)
+    order = [town[0], *team]
+    table = await join_in_turn(seats, order)
+    await join_in_turn(seats, team, room="team", table_sessions=table)
+    await sync_to_async(_play_to_day)(game)
+    # Each mafia page is pushed rights that close the team room; a team signal is
+    # then refused.
+    for seat in team:
+        while True:
+            text = await seats[seat].receive_from(timeout=TIMEOUT)
+            found = RIGHTS.search(text)
+            if found and not json.loads(html.unescape(found.group(1)))["team"]["talk"]:
+                break
+    await say(
+        seats[team[0]],
+        type="offer",
+        room="team",
+        to=team[1],
+        sdp=SDP,
+        session=table[team[1]],
+    )
+    assert (await next_voice(seats[team[0]]))["type"] == "error"
+    # The town seat heard nothing of it: its next voice frame is the sentinel.
+    await say(
+        seats[team[0]],
+        type="candidate",
+        room="table",
+        to=town[0],
+        session=table[town[0]],
+        candidate=CANDIDATE,
+    )
+    seen = await voice_until(seats[town[0]], type="candidate")
+    assert [frame["room"] for frame in seen] == ["table"], seen
+    await close_all(seats)
