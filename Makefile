@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.txt constraints.txt | cksum
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup lint pytest messages bench bench-engine bench-live bench-history bench-chaos bench-clubs bench-tournament bench-analysis clean
+.PHONY: run test setup lint pytest messages bench bench-engine bench-live bench-history bench-chaos bench-clubs bench-tournament bench-analysis bench-voice clean
 
 run: setup
 	$(BIN)/python manage.py migrate --noinput
@@ -72,6 +72,11 @@ bench-tournament: setup
 
 bench-analysis: setup
 	$(BIN)/python -m bench.analysis
+
+# The voice rooms in headless Chromium (SEATS="3 6 10").
+SEATS ?= 3 6
+bench-voice: setup
+	$(BIN)/python -m bench.voice --seats $(SEATS)
 
 # A reliability run on PostgreSQL (DATABASE_URL) with its
 # own private redis-server; MINUTES=30 for the soak.

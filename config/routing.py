@@ -8,8 +8,9 @@ from urllib.parse import parse_qs
 from django.urls import path
 
 from api.sockets import JsonSeatConsumer
-from live.consumers import HtmlSeatConsumer, LobbyConsumer
+from live.consumers import LobbyConsumer
 from live.sockets import PingConsumer
+from voice.consumers import VoiceSeatConsumer
 
 
 class ByFormat:
@@ -31,6 +32,6 @@ websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path(
         "ws/table/<str:code>/",
-        ByFormat(html=HtmlSeatConsumer.as_asgi(), json=JsonSeatConsumer.as_asgi()),
+        ByFormat(html=VoiceSeatConsumer.as_asgi(), json=JsonSeatConsumer.as_asgi()),
     ),
 ]

@@ -7,6 +7,7 @@ Everything that differs between a laptop and production comes from the environme
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -276,6 +277,19 @@ WEBSOCKET_FRAME_RATE = float(env("WEBSOCKET_FRAME_RATE", "20"))
 WEBSOCKET_FRAME_BURST = float(env("WEBSOCKET_FRAME_BURST", "60"))
 WEBSOCKET_USER_FRAMES = int(env("WEBSOCKET_USER_FRAMES", "600"))
 WEBSOCKET_USER_WINDOW = int(env("WEBSOCKET_USER_WINDOW", "10"))
+
+# The voice rooms (voice/, docs/voice.md). STUN/TURN servers handed to every seat as
+# they are (JSON: a list of RTCIceServer objects); a coturn "use-auth-secret" secret
+# and its TURN URLs, from which each seat gets an account of its own for
+# VOICE_TURN_TTL seconds; "relay" sends every pair through TURN (no player learns
+# another's address). Voice frames a socket may send: a bucket of its own.
+VOICE_ICE_SERVERS = json.loads(env("VOICE_ICE_SERVERS", "[]"))
+VOICE_TURN_SECRET = env("VOICE_TURN_SECRET", "")
+VOICE_TURN_URLS = [url for url in env("VOICE_TURN_URLS", "").split(",") if url.strip()]
+VOICE_TURN_TTL = int(env("VOICE_TURN_TTL", "3600"))
+VOICE_ICE_TRANSPORT_POLICY = env("VOICE_ICE_TRANSPORT_POLICY", "all")
+VOICE_FRAME_RATE = float(env("VOICE_FRAME_RATE", "10"))
+VOICE_FRAME_BURST = float(env("VOICE_FRAME_BURST", "100"))
 
 CACHES = {
     "default": (

@@ -138,6 +138,13 @@ class Family:
         so a reload or a restart shows the same end (``games.rendering``)."""
         return None
 
+    def table_voices(self, view: Mapping[str, Any]) -> tuple[int, ...]:
+        """The seats that may speak to the whole table in the voice room now, from
+        public facts of ``view`` only (its phase, who is out of the game), so every
+        viewer's view gives the same answer (``voice.rights``). The moderator, who
+        is no seat, is not among them. Default: every seat, always."""
+        return tuple(range(int(view["players"])))
+
     def parse_move(self, fields: Any) -> dict[str, Any]:
         """The engine action a page's form fields (a QueryDict, or the same fields
         sent as JSON over the socket) ask for; raises ``games.errors.BadAction``."""

@@ -119,6 +119,16 @@ class MafiaFamily(Family):
             return None
         return int(timer["step"]), int(timer["seconds"])
 
+    def table_voices(self, view: Mapping[str, Any]) -> tuple[int, ...]:
+        # Eyes closed at night, at dawn and in a midday sleep: nobody speaks to the
+        # table (the moderator does). A player out of the game listens only.
+        phase = view.get("phase")
+        if phase == "over":
+            return tuple(range(int(view["players"])))
+        if phase in ("night", "dawn", "midday"):
+            return ()
+        return tuple(seat["seat"] for seat in view["seats"] if seat["in_game"])
+
     def complete_move(
         self, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
     ) -> dict[str, Any]:
