@@ -1,7 +1,8 @@
 """Every table of every family, in every phase, fits a phone and passes axe-core.
 
 One table per family and size (partisans plain and with both presets, Nikomu, the
-werewolves, cells at 3 and 4, Mafia with its moderator) is played to its end by
+werewolves here; cells at 3 and 4 and Mafia with its moderator in
+test_phone_tables_more_browser.py) is played to its end by
 random legal moves through the services. Each time the game reaches a phase not yet
 seen (the phase and what the awaited seat may do), the awaited seat's page (the
 moderator's console when it is his move) is audited at 390 and 360 px
@@ -33,10 +34,10 @@ GAMES = [
     ("partisans", 7, {"scout": True, "check": True}, 2),
     ("trust_no_one", 6, {}, 3),
     ("werewolves", 8, {}, 4),
-    ("cells", 3, {}, 5),
-    ("cells", 4, {}, 6),
-    ("mafia_partisan", 10, {}, 7),
 ]
+"""The Resistance family's tables; cells and Mafia are audited the same way by
+test_phone_tables_more_browser.py (a file of their own, for xdist's loadfile to run
+the two halves on two workers)."""
 NAMES = [
     "Александра Константиновна",
     "Max 2",
@@ -64,10 +65,12 @@ def _phase(state: Any, seat: int) -> tuple[Any, ...]:
     return (view.get("phase"), legal)
 
 
+def game_ids(games: list[tuple[str, int, dict[str, Any], int]]) -> list[str]:
+    return [f"{g[0]}-{g[1]}{'-presets' if g[2] else ''}" for g in games]
+
+
 @pytest.mark.parametrize(
-    ("ruleset", "players", "options", "seed"),
-    GAMES,
-    ids=[f"{g[0]}-{g[1]}{'-presets' if g[2] else ''}" for g in GAMES],
+    ("ruleset", "players", "options", "seed"), GAMES, ids=game_ids(GAMES)
 )
 def test_every_phase_fits_and_passes_axe(
     new_player: Callable[..., Page],
@@ -76,6 +79,17 @@ def test_every_phase_fits_and_passes_axe(
     options: dict[str, Any],
     seed: int,
 ) -> None:
+    audit_a_whole_game(new_player, ruleset, players, options, seed)
+
+
+def audit_a_whole_game(
+    new_player: Callable[..., Page],
+    ruleset: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+) -> None:
+    """The waiting room, every phase met in a random game, the end and the review."""
     audit = Audit(new_player)
     moderated = engine.get_ruleset(ruleset).has_moderator
     users = _players(players + moderated)
