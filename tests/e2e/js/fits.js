@@ -35,6 +35,12 @@
     const style = getComputedStyle(el);
     const box = el.getBoundingClientRect();
     if (box.width <= 1 || box.height <= 1 || style.visibility === "hidden") continue;
+    // A box that scrolls sideways clips its top and bottom too: nothing may spill
+    // there (a box made to scroll up and down has a max-height).
+    if (["auto", "scroll"].includes(style.overflowX) && style.maxHeight === "none"
+        && el.scrollHeight > el.clientHeight + 1) {
+      problems.push(`cut off at the top or bottom: ${name(el)} (${el.scrollHeight} > ${el.clientHeight})`);
+    }
     if (scrolls(el)) {
       const labelled = el.getAttribute("aria-label") || el.getAttribute("aria-labelledby");
       if (el.getAttribute("tabindex") !== "0" || el.getAttribute("role") !== "region"
