@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
@@ -368,7 +368,10 @@ def season_recent(season: Season, limit: int = CLUB_PAGE_GAMES) -> list[Game]:
             club_table__counted=True,
             club_table__voided_at__isnull=True,
         )
-        .only("code", "name", "finished_at")
+        .only("code", "name", "ruleset", "finished_at")
+        .prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("user").order_by("position"))
+        )
         .order_by("-finished_at", "-pk")[:limit]
     )
 

@@ -31,7 +31,7 @@ from numerals.digits import localize_text
 
 WIDTH = 360
 HEIGHT = 200
-LEFT = 40
+LEFT = 46
 RIGHT = 14
 TOP = 12
 PLOT_BOTTOM = 150
@@ -299,7 +299,9 @@ def bar_chart(
     row, bar_height = 32, 16
     height = TOP + row * len(bars)
     longest = max((len(bar.label) for bar in bars), default=1)
-    label_width = min(max(longest * CHAR + 10, 70), 130)
+    # Cyrillic and Persian letters run wider than CHAR: room for them, or the
+    # label's first letters fall off the chart's edge.
+    label_width = min(max(longest * CHAR * 1.2 + 14, 70), 150)
     note_width = (
         max((len(_bar_value(bar)) + 3 + len(bar.note) for bar in bars), default=1)
         * CHAR

@@ -93,6 +93,7 @@ def facts(table: Table, viewer: Viewer) -> Facts:
         version=game.version,
         chats=side_chats(table, viewer) if game.status == Game.Status.PLAYING else (),
         countdown=table.countdown.isoformat() if table.countdown else "",
+        ended_by=game.host.display_name if game.status == Game.Status.ABANDONED else "",
     )
 
 

@@ -115,6 +115,8 @@ class Facts:
     """The viewer's readable private channels: (channel, label, lines, can write)."""
     countdown: str = ""
     """A running countdown's markup (a speech timer), the same on every screen."""
+    ended_by: str = ""
+    """Who ended the game before its end (its host's name), once it is abandoned."""
 
 
 class DeclaredFacts:

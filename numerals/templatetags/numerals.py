@@ -22,6 +22,7 @@ from django import template
 from django.utils.html import format_html
 
 from numerals.digits import localize
+from numerals.lists import list_separator
 
 register = template.Library()
 
@@ -29,6 +30,13 @@ register = template.Library()
 @register.filter(is_safe=True)
 def digits(value: Any) -> Any:
     return localize(value)
+
+
+@register.simple_tag
+def comma() -> str:
+    """The separator of a list in the active language (Persian: «، »), for a list a
+    template writes itself: ``{% if not forloop.last %}{% comma %}{% endif %}``."""
+    return list_separator()
 
 
 @register.filter

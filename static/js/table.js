@@ -145,19 +145,57 @@
     });
   });
   var wasMine = false;
+  var lastAsked = "";
   function yourTurn() {
-    var mine = !!document.querySelector("#table-live .action-area form");
+    var area = document.querySelector("#table-live .action-area");
+    var mine = !!(area && area.querySelector("form"));
     var label = table ? table.getAttribute("data-your-turn") : "";
     document.title = mine && label ? "● " + label + " · " + baseTitle : baseTitle;
     if (mine && !wasMine && vibrate && navigator.vibrate) navigator.vibrate(200);
+    // A new question for this player (another move, or the same kind at a new turn)
+    // is announced as their move.
+    var state = document.getElementById("table-state");
+    var asked = mine ? (area.getAttribute("data-action") || "") + "@" + (state ? state.getAttribute("data-turn") : "") : "";
+    announce(mine && asked !== lastAsked ? label : "");
+    lastAsked = asked;
     wasMine = mine;
   }
 
+  // --- heard, not only seen: the news, the banner and "your move" go to the page's
+  // live region (#announcer) whenever they change, for a screen reader to say. A
+  // running countdown is left out: it would be read every second.
+  var lastSaid = "";
+  function spoken(element) {
+    var copy = element.cloneNode(true);
+    copy.querySelectorAll("[data-timer], [data-countdown], [aria-hidden=true]").forEach(function (part) {
+      part.remove();
+    });
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+  function announce(turn) {
+    var announcer = document.getElementById("announcer");
+    if (!announcer) return;
+    var parts = [];
+    document.querySelectorAll("#table [data-news], #table [data-banner]").forEach(function (part) {
+      var text = spoken(part);
+      if (text) parts.push(/[.!?…:]$/.test(text) ? text : text + ".");
+    });
+    var said = parts.join(" ");
+    if (said === lastSaid && !turn) return;
+    lastSaid = said;
+    announcer.textContent = (turn ? turn + ". " : "") + said;
+  }
+
+  // One socket message swaps in several parts, one after the other: whose turn it
+  // is and what to announce are read once they are all in.
+  var turnPending = false;
   function afterSwap() {
     document.querySelectorAll("form[data-team-size]").forEach(updateTeamPicker);
     document.body.classList.toggle("can-pick", !!document.querySelector("form[data-team-size]"));
     restore();
-    yourTurn();
+    if (turnPending) return;
+    turnPending = true;
+    window.setTimeout(function () { turnPending = false; yourTurn(); }, 0);
   }
   document.body.addEventListener("htmx:oobBeforeSwap", remember);
   document.body.addEventListener("htmx:beforeSwap", remember);
@@ -233,12 +271,16 @@
   tickAway();
   window.setInterval(tickAway, 500);
 
-  // A form marked data-confirm asks first (without JavaScript, such forms sit behind
-  // a <details> that has to be opened first).
+  // A form marked data-confirm asks first (without JavaScript, the host's such forms
+  // sit behind a <details> that has to be opened first).
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form instanceof HTMLFormElement && form.hasAttribute("data-confirm")) {
-      if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
+      if (!window.confirm(form.getAttribute("data-confirm"))) {
+        // Before the form's own listeners (the socket's send) hear of it.
+        event.preventDefault();
+        event.stopPropagation();
+      }
     }
   }, true);
 })();

@@ -291,6 +291,9 @@ def console_move(host: Page, move: str, vote: str | None = None) -> None:
     form = host.locator(f"form.mafia-move[data-move={move}]")
     if vote is not None:
         form = form.filter(has=host.locator(f"input[name=vote][value={vote}]"))
+    if form.get_attribute("data-confirm"):
+        # The moderator says yes to the console's "are you sure?".
+        host.once("dialog", lambda dialog: dialog.accept())
     form.locator("button[type=submit]").click()
 
 

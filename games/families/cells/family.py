@@ -50,7 +50,13 @@ _FACTS = ("turn", "status")
 class CellsFamily(Family):
     code = "cells"
     regions = (
-        Region("top", "cells/top.html", reads=_READS, column="top", facts=_FACTS),
+        Region(
+            "top",
+            "cells/top.html",
+            reads=_READS,
+            column="top",
+            facts=(*_FACTS, "ended_by"),
+        ),
         Region("board", "cells/board.html", reads=_READS, public=True, facts=_FACTS),
         Region("card", "cells/card.html", reads=_READS, facts=_FACTS),
         Region(

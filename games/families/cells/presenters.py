@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.families.cells.words import Words, words_for
+from numerals.lists import names_list
 
 SLOTS = ("left", "centre", "right")
 WINS_NEEDED = 3
@@ -195,7 +196,7 @@ def _name(names: Mapping[int, str], seat: int | None, me: int | None = None) -> 
 
 
 def _names(names: Mapping[int, str], seats: Sequence[int], me: int | None) -> str:
-    return ", ".join(_name(names, seat, me) for seat in seats)
+    return names_list(_name(names, seat, me) for seat in seats)
 
 
 def _colour(words: Words, code: str) -> str:
@@ -247,8 +248,13 @@ def _result_label(words: Words, result: str) -> str:
 
 
 def _seat_rows(
-    view: Mapping[str, Any], names: Mapping[int, str], words: Words
+    view: Mapping[str, Any],
+    names: Mapping[int, str],
+    words: Words,
+    playing: bool = True,
 ) -> list[SeatRow]:
+    """The seats; a game its host abandoned waits for nobody, so no seat is marked
+    as still looking or deciding."""
     phase = view["phase"]
     over = phase == "over"
     mission = view["mission"] or {}
@@ -272,7 +278,9 @@ def _seat_rows(
             row.is_current = phase in ("turn", "exchange") and seat == view["current"]
             row.is_leader = seat == mission.get("leader")
             row.is_partner = seat == mission.get("partner")
-        if phase == "look":
+        if not playing:
+            pass
+        elif phase == "look":
             if seat in confirmed:
                 row.status, row.status_label = "seen", _("has seen their cards")
             else:
@@ -652,7 +660,7 @@ def board(
         deck=view["deck"]["cards"],
         discards=view["deck"]["discards"],
         reshuffles=view["deck"]["reshuffles"],
-        seats=_seat_rows(view, names, words),
+        seats=_seat_rows(view, names, words, playing),
         record=record(view, names, words),
         action=_action_area(view, names, words) if playing else None,
         my_card=_my_card(view, names, words, playing),

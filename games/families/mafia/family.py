@@ -55,7 +55,7 @@ class MafiaFamily(Family):
             "mafia/top.html",
             reads=_READS,
             column="top",
-            facts=(*_FACTS, "countdown"),
+            facts=(*_FACTS, "countdown", "ended_by"),
         ),
         Region("console", "mafia/console.html", reads=_READS, facts=_FACTS),
         Region("board", "mafia/board.html", reads=_READS, public=True, facts=_FACTS),

@@ -28,6 +28,7 @@ from django.utils.translation import pgettext
 from games.engine import MODERATOR
 from games.families.mafia.words import Words, words_for
 from numerals.digits import localize
+from numerals.lists import list_separator
 
 ROLE_ORDER = (
     "general",
@@ -79,7 +80,8 @@ def _plain(names: Mapping[int, str], seat: int) -> str:
 def _join(items: Sequence[Any]) -> SafeString:
     if not items:
         return mark_safe("—")
-    return mark_safe(", ".join(str(conditional_escape(i)) for i in items))  # noqa: S308
+    separator = list_separator()
+    return mark_safe(separator.join(str(conditional_escape(i)) for i in items))  # noqa: S308
 
 
 def _names(names: Mapping[int, str], seats: Sequence[int] | None) -> SafeString:

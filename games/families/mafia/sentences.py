@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.families.mafia.words import words_for
+from numerals.lists import names_list
 
 MILESTONES = frozenset({"morning", "vote_closed", "colonel_shot", "game_over"})
 
@@ -53,7 +54,7 @@ def sentence(event: engine.Event, ruleset: str, names: Mapping[int, str]) -> str
     def many(seats: object) -> str:
         if not isinstance(seats, list | tuple):
             return "—"
-        return ", ".join(name(s) for s in seats) or "—"
+        return names_list(name(s) for s in seats) or "—"
 
     if kind == "game_started":
         return _("The cards are dealt; the introduction night begins.")

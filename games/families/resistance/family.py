@@ -52,7 +52,13 @@ def _top_reads(view: Mapping[str, Any]) -> tuple[str, ...]:
 class ResistanceFamily(Family):
     code = "resistance"
     regions = (
-        Region("top", "resistance/top.html", reads=_top_reads, column="top"),
+        Region(
+            "top",
+            "resistance/top.html",
+            reads=_top_reads,
+            column="top",
+            facts=("ended_by",),
+        ),
         Region(
             "status",
             "resistance/status.html",

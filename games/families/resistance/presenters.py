@@ -34,6 +34,7 @@ from games.families.resistance.words import (
     side_name,
     words_for,
 )
+from numerals.lists import names_list
 
 MAX_REJECTIONS = 5
 
@@ -258,7 +259,7 @@ class Board:
 
     @cached_property
     def seats(self) -> list[SeatRow]:
-        return _seat_rows(self.view, self.names, self.ruleset)
+        return _seat_rows(self.view, self.names, self.ruleset, self.playing)
 
     @cached_property
     def seat_names(self) -> list[str]:
@@ -336,7 +337,7 @@ class Board:
 
 def _names(names: Mapping[int, str], seats: list[int], me: int | None) -> str:
     you = _("you") if me in seats else ""
-    return ", ".join(you if seat == me else names.get(seat, "?") for seat in seats)
+    return names_list(you if seat == me else names.get(seat, "?") for seat in seats)
 
 
 def _reason_label(ruleset: str, reason: str | None) -> str:
@@ -402,7 +403,10 @@ def _mission_circles(
 
 
 def _seat_rows(
-    view: Mapping[str, Any], names: Mapping[int, str], ruleset: str
+    view: Mapping[str, Any],
+    names: Mapping[int, str],
+    ruleset: str,
+    playing: bool = True,
 ) -> list[SeatRow]:
     me = view["me"]["seat"] if view["me"] else None
     phase = view["phase"]
@@ -436,7 +440,9 @@ def _seat_rows(
         row.is_next_leader = position == next_leader and not over
         row.on_team = position in team
         row.last_vote = last_votes.get(str(position))
-        if phase == "vote" and proposal:
+        if not playing:
+            pass  # an abandoned game waits for nobody: no "voted" / "not yet" marks
+        elif phase == "vote" and proposal:
             if position in proposal["voted"]:
                 row.status, row.status_label = "voted", _("voted")
             elif position in view["voters"]:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.families.resistance.words import phrases_for, side_name
+from numerals.lists import names_list
 
 MILESTONES = frozenset(
     {"propose", "votes_revealed", "mission_done", "check", "claim", "shoot"}
@@ -30,7 +31,7 @@ _KIND_OF_ACTION = {
 
 
 def _team(names: Mapping[int, str], seats: Sequence[int]) -> str:
-    return ", ".join(names.get(seat, "?") for seat in seats)
+    return names_list(names.get(seat, "?") for seat in seats)
 
 
 def step_kind(events: Sequence[engine.Event]) -> tuple[str, bool]:

@@ -136,3 +136,35 @@ def test_the_consoles_resolution_names_seat_zero() -> None:
         )
     assert [label for label, _value in rows] == ["Colonel hit", "Saved by the nurse"]
     assert all("Vera" in str(value) for _label, value in rows)
+
+
+def test_no_console_move_that_decides_a_fate_is_one_tap_away() -> None:
+    """Kick, warn, end the day and closing a vote ask first (data-confirm, which
+    static/js/table.js turns into a question); a kick or a warning names nobody until
+    the moderator picks, and one sent with nobody picked changes nothing."""
+    game, moderator = start_table()
+    client = Client()
+    client.force_login(moderator)
+    for _ in range(3):
+        _step(game)
+    _moderator(game, "confirm_night")
+    page = _page(game, client)
+    for move in ("kick", "warn", "end_day"):
+        form = page.split(f'data-move="{move}"', 1)[1].split("</form>", 1)[0]
+        assert form.startswith(" data-confirm="), move
+    for move in ("kick", "warn"):
+        form = page.split(f'data-move="{move}"', 1)[1].split("</form>", 1)[0]
+        select = form.split('<select name="target"', 1)[1]
+        assert select.split(">", 1)[0].endswith("required")
+        first = select.split("<option", 2)[1]
+        assert first.startswith(' value="">'), first
+        assert "selected" not in select.split("</select>", 1)[0]
+    game.refresh_from_db()
+    version = game.version
+    answer = client.post(
+        f"/games/t/{game.code}/act/",
+        {"action": "kick", "target": "", "turn": game.turn},
+    )
+    assert answer.status_code in (200, 302, 400)
+    game.refresh_from_db()
+    assert game.version == version
