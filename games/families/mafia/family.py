@@ -1,4 +1,4 @@
-"""The ``mafia`` family as the platform sees it: one object that hands each of the
+"""The ``mafia`` family as the platform sees it: its parts, each handing the
 platform's questions to the family's own module. A game of this family has a
 moderator (``Ruleset.has_moderator``): the platform seats the host as the table's
 moderator, shows him the engine's moderator view and takes his moves as seat -1."""
@@ -6,7 +6,7 @@ moderator, shows him the engine's moderator view and takes his moves as seat -1.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
@@ -24,9 +24,24 @@ from games.families.mafia import (
 )
 from games.families.mafia.engine.roles import DEALT, MAFIA_ROLES, Side
 from games.families.mafia.words import Words, words_for
-from games.families.registry import Family, Figure
-from games.kit.regions import Region
-from games.models import Game, Seat
+from games.kit import (
+    Export,
+    Family,
+    Figure,
+    History,
+    LivePage,
+    MoveCodec,
+    Programs,
+    Records,
+    Region,
+    Rules,
+    States,
+    Stats,
+)
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
+
 
 _READS = (
     "day",
@@ -47,8 +62,7 @@ _READS = (
 _FACTS = ("turn", "status")
 
 
-class MafiaFamily(Family):
-    code = "mafia"
+class Live(LivePage):
     regions = (
         Region(
             "top",
@@ -69,6 +83,54 @@ class MafiaFamily(Family):
             facts=_FACTS,
         ),
     )
+
+    def board(
+        self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
+    ) -> presenters.Board:
+        return presenters.board(view, names, playing=playing)
+
+    def countdown(self, view: Mapping[str, Any]) -> tuple[int, int] | None:
+        # The moderator's speech timer (engine/README.md: "the platform shows the
+        # countdown from that action's time").
+        timer = view.get("timer")
+        if not timer or view.get("phase") == "over":
+            return None
+        return int(timer["step"]), int(timer["seconds"])
+
+
+class Moves(MoveCodec):
+    def parse(self, fields: Any) -> dict[str, Any]:
+        return moves.parse_move(fields)
+
+    def complete(
+        self, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        return moves.complete_move(action, legal)
+
+    def private_refusal(self, action: Mapping[str, Any]) -> bool:
+        return moves.private_refusal(action)
+
+
+class MafiaRecords(Records):
+    def project(
+        self,
+        *,
+        game: Game,
+        seats: Mapping[int, Seat],
+        events: Sequence[engine.Event],
+        state: Any,
+    ) -> None:
+        projection.project(game=game, seats=seats, events=events, state=state)
+
+    def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
+        # A night's choice (or tap: the admin must not tell them apart either) and
+        # its fields stay hidden until the end.
+        if not finished and payload.get("type") in ("choose", "tap", "night"):
+            return {"type": "•"}
+        return payload
+
+
+class MafiaHistory(History):
     review_template = "mafia/review.html"
     replay_notes = {
         "everyone": _(
@@ -80,13 +142,55 @@ class MafiaFamily(Family):
             "choices, and the mafia's nights if they woke with them."
         ),
     }
-    rules_template = "mafia/rules.html"
-    view_schema, move_schema = schemas.MafiaView, schemas.MafiaMove
 
-    def words(self, ruleset: str) -> Words:
-        return words_for(ruleset)
+    def sentence(
+        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
+    ) -> str:
+        return sentences.sentence(event, ruleset, names)
 
-    def rules_context(self, ruleset: str) -> dict[str, Any]:
+    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
+        return sentences.step_kind(events)
+
+    def review(
+        self, game: Game, names: Mapping[int, str], states: States
+    ) -> dict[str, Any]:
+        return review.review(game, names, states)
+
+
+class MafiaStats(Stats):
+    facts = stats.FACTS
+
+    def condition(self, fact: str, player_id: int) -> Q:
+        return stats.fact_condition(fact, player_id)
+
+    def figures(self, seats: QuerySet[Seat], url: Callable[..., str]) -> list[Figure]:
+        return stats.figures(stats.player_facts(seats), url)
+
+
+class MafiaExport(Export):
+    def records(
+        self, game: Game, seats: Sequence[Seat], states: States
+    ) -> dict[str, Any]:
+        return export.export(game, seats, states)
+
+    def action(self, action: dict[str, Any]) -> dict[str, Any]:
+        return export.export_action(action)
+
+    def restore_action(
+        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return export.import_action(state, seat, action, data)
+
+    def verify(
+        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
+    ) -> list[str]:
+        return export.verify(final_view, data)
+
+
+class MafiaRules(Rules):
+    template = "mafia/rules.html"
+
+    def context(self, ruleset: str) -> dict[str, Any]:
         """The ten cards, read from what the engine deals."""
         words = words_for(ruleset)
         counts: dict[str, int] = {}
@@ -103,83 +207,20 @@ class MafiaFamily(Family):
             "ruleset": engine.get_ruleset(ruleset),
         }
 
-    def board(
-        self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
-    ) -> presenters.Board:
-        return presenters.board(view, names, playing=playing)
 
-    def parse_move(self, fields: Any) -> dict[str, Any]:
-        return moves.parse_move(fields)
+class MafiaFamily(Family):
+    code = "mafia"
+    live = Live()
+    moves = Moves()
+    records = MafiaRecords()
+    history = MafiaHistory()
+    stats = MafiaStats()
+    export = MafiaExport()
+    rules = MafiaRules()
+    programs = Programs(schemas.MafiaView, schemas.MafiaMove)
 
-    def countdown(self, view: Mapping[str, Any]) -> tuple[int, int] | None:
-        # The moderator's speech timer (engine/README.md: "the platform shows the
-        # countdown from that action's time").
-        timer = view.get("timer")
-        if not timer or view.get("phase") == "over":
-            return None
-        return int(timer["step"]), int(timer["seconds"])
-
-    def complete_move(
-        self, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
-    ) -> dict[str, Any]:
-        return moves.complete_move(action, legal)
-
-    def private_refusal(self, action: Mapping[str, Any]) -> bool:
-        return moves.private_refusal(action)
-
-    def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
-        # A night's choice (or tap: the admin must not tell them apart either) and
-        # its fields stay hidden until the end.
-        if not finished and payload.get("type") in ("choose", "tap", "night"):
-            return {"type": "•"}
-        return payload
-
-    def sentence(
-        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
-    ) -> str:
-        return sentences.sentence(event, ruleset, names)
-
-    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
-        return sentences.step_kind(events)
-
-    def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
-        return review.review(game, names)
-
-    def project(
-        self,
-        *,
-        game: Game,
-        seats: Mapping[int, Seat],
-        events: Sequence[engine.Event],
-        state: Any,
-    ) -> None:
-        projection.project(game=game, seats=seats, events=events, state=state)
-
-    facts = stats.FACTS
-
-    def fact_condition(self, fact: str, player_id: int) -> Q:
-        return stats.fact_condition(fact, player_id)
-
-    def player_figures(
-        self, seats: QuerySet[Seat], url: Callable[..., str]
-    ) -> list[Figure]:
-        return stats.figures(stats.player_facts(seats), url)
-
-    def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
-        return export.export(game, seats)
-
-    def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
-        return export.export_action(action)
-
-    def import_action(
-        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        return export.import_action(state, seat, action, data)
-
-    def verify_export(
-        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
-    ) -> list[str]:
-        return export.verify(final_view, data)
+    def words(self, ruleset: str) -> Words:
+        return words_for(ruleset)
 
 
 FAMILY = MafiaFamily()
