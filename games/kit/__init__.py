@@ -5,7 +5,8 @@ A family is a folder ``games/families/<code>/`` with a pure engine, a
 :class:`Family` made of the parts it uses (:mod:`games.kit.family`), the live page's
 regions (:mod:`games.kit.regions`), the helpers that read a page's form as a move
 (:mod:`games.kit.moves`), the pieces of its API shapes (:mod:`games.kit.schemas`) and
-what its own records need of the platform's tables (:mod:`games.kit.records`). See
+what its own records need of the platform's tables (:mod:`games.kit.records`) and
+the reader's digits (``localize``). See
 ``docs/adding-a-game.md``.
 """
 
@@ -53,6 +54,7 @@ from games.kit.records import (
 )
 from games.kit.regions import Region
 from games.kit.schemas import Answer, Channel, OptionValue, Request
+from numerals.digits import localize
 
 if TYPE_CHECKING:
     from games.models import Game, Seat
@@ -92,6 +94,7 @@ __all__ = [
     "finished",
     "game_model",
     "known_words",
+    "localize",
     "playable_rulesets",
     "register",
     "registered",

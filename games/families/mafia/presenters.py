@@ -27,7 +27,7 @@ from django.utils.translation import pgettext
 
 from games.engine import MODERATOR
 from games.families.mafia.words import Words, words_for
-from numerals.digits import localize
+from games.kit import localize
 
 ROLE_ORDER = (
     "general",
