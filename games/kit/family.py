@@ -62,13 +62,10 @@ class GameWords:
         return self.channels.get(code, code)
 
 
-@dataclass(frozen=True)
-class Figure:
-    """One of a family's figures on a player's profile: "``count`` of ``total``",
-    each number linked to the list of the games behind it."""
+@dataclass(frozen=True, kw_only=True)
+class Ratio:
+    """ "``count`` of ``total``", each number linked to the list of its games."""
 
-    key: str
-    caption: Text
     count: int
     total: int
     count_url: str
@@ -82,6 +79,14 @@ class Figure:
     def percent(self) -> str:
         rate = self.rate
         return "—" if rate is None else f"{round(rate * 100)}%"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Figure(Ratio):
+    """One of a family's figures on a player's profile."""
+
+    key: str
+    caption: Text
 
 
 # --- the parts ---------------------------------------------------------------------

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from games import engine
 from games.families.cells import (
@@ -84,8 +84,7 @@ class Live(LivePage):
 
 
 class Moves(MoveCodec):
-    def parse(self, fields: Any) -> dict[str, Any]:
-        return moves.parse_move(fields)
+    parse = staticmethod(moves.parse_move)
 
 
 class CellsRecords(Records):
@@ -110,13 +109,8 @@ class CellsRecords(Records):
 class CellsHistory(History):
     review_template = "cells/review.html"
 
-    def sentence(
-        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
-    ) -> str:
-        return sentences.sentence(event, ruleset, names)
-
-    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
-        return sentences.step_kind(events)
+    sentence = staticmethod(sentences.sentence)
+    step_kind = staticmethod(sentences.step_kind)
 
     def review(
         self, game: Game, names: Mapping[int, str], states: States
@@ -127,37 +121,21 @@ class CellsHistory(History):
 class CellsStats(Stats):
     facts = stats.FACTS
 
-    def condition(self, fact: str, player_id: int) -> Q:
-        return stats.fact_condition(fact, player_id)
+    condition = staticmethod(stats.fact_condition)
 
     def figures(self, seats: QuerySet[Seat], url: Callable[..., str]) -> list[Figure]:
         return stats.figures(stats.player_facts(seats), url)
 
 
 class CellsExport(Export):
-    def records(
-        self, game: Game, seats: Sequence[Seat], states: States
-    ) -> dict[str, Any]:
-        return export.export(game, seats, states)
+    records = staticmethod(export.export)
 
-    def setup(self, setup: engine.GameSetup) -> dict[str, Any]:
-        return export.export_setup(setup)
+    setup = staticmethod(export.export_setup)
+    start = staticmethod(export.import_start)
 
-    def start(self, data: Mapping[str, Any]) -> Any:
-        return export.import_start(data)
-
-    def action(self, action: dict[str, Any]) -> dict[str, Any]:
-        return export.export_action(action)
-
-    def restore_action(
-        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        return export.import_action(state, seat, action, data)
-
-    def verify(
-        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
-    ) -> list[str]:
-        return export.verify(final_view, data)
+    action = staticmethod(export.export_action)
+    restore_action = staticmethod(export.import_action)
+    verify = staticmethod(export.verify)
 
 
 class CellsRules(Rules):

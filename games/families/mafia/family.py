@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
@@ -99,16 +99,10 @@ class Live(LivePage):
 
 
 class Moves(MoveCodec):
-    def parse(self, fields: Any) -> dict[str, Any]:
-        return moves.parse_move(fields)
+    parse = staticmethod(moves.parse_move)
 
-    def complete(
-        self, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
-    ) -> dict[str, Any]:
-        return moves.complete_move(action, legal)
-
-    def private_refusal(self, action: Mapping[str, Any]) -> bool:
-        return moves.private_refusal(action)
+    complete = staticmethod(moves.complete_move)
+    private_refusal = staticmethod(moves.private_refusal)
 
 
 class MafiaRecords(Records):
@@ -143,13 +137,8 @@ class MafiaHistory(History):
         ),
     }
 
-    def sentence(
-        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
-    ) -> str:
-        return sentences.sentence(event, ruleset, names)
-
-    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
-        return sentences.step_kind(events)
+    sentence = staticmethod(sentences.sentence)
+    step_kind = staticmethod(sentences.step_kind)
 
     def review(
         self, game: Game, names: Mapping[int, str], states: States
@@ -160,31 +149,18 @@ class MafiaHistory(History):
 class MafiaStats(Stats):
     facts = stats.FACTS
 
-    def condition(self, fact: str, player_id: int) -> Q:
-        return stats.fact_condition(fact, player_id)
+    condition = staticmethod(stats.fact_condition)
 
     def figures(self, seats: QuerySet[Seat], url: Callable[..., str]) -> list[Figure]:
         return stats.figures(stats.player_facts(seats), url)
 
 
 class MafiaExport(Export):
-    def records(
-        self, game: Game, seats: Sequence[Seat], states: States
-    ) -> dict[str, Any]:
-        return export.export(game, seats, states)
+    records = staticmethod(export.export)
 
-    def action(self, action: dict[str, Any]) -> dict[str, Any]:
-        return export.export_action(action)
-
-    def restore_action(
-        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        return export.import_action(state, seat, action, data)
-
-    def verify(
-        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
-    ) -> list[str]:
-        return export.verify(final_view, data)
+    action = staticmethod(export.export_action)
+    restore_action = staticmethod(export.import_action)
+    verify = staticmethod(export.verify)
 
 
 class MafiaRules(Rules):

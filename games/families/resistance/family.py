@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from games import engine
 from games.families.resistance import (
@@ -128,8 +128,7 @@ class Live(LivePage):
 
 
 class Moves(MoveCodec):
-    def parse(self, fields: Any) -> dict[str, Any]:
-        return moves.parse_move(fields)
+    parse = staticmethod(moves.parse_move)
 
 
 class ResistanceRecords(Records):
@@ -154,13 +153,8 @@ class ResistanceRecords(Records):
 class ResistanceHistory(History):
     review_template = "resistance/review.html"
 
-    def sentence(
-        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
-    ) -> str:
-        return sentences.sentence(event, ruleset, names)
-
-    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
-        return sentences.step_kind(events)
+    sentence = staticmethod(sentences.sentence)
+    step_kind = staticmethod(sentences.step_kind)
 
     def review(
         self, game: Game, names: Mapping[int, str], states: States
@@ -172,8 +166,7 @@ class ResistanceHistory(History):
 class ResistanceStats(Stats):
     facts = stats.FACTS
 
-    def condition(self, fact: str, player_id: int) -> Q:
-        return stats.fact_condition(fact, player_id)
+    condition = staticmethod(stats.fact_condition)
 
     def figures(self, seats: QuerySet[Seat], url: Callable[..., str]) -> list[Figure]:
         return stats.figures(stats.player_facts(seats), url)
@@ -185,18 +178,9 @@ class ResistanceExport(Export):
     ) -> dict[str, Any]:
         return export.export(game, seats)
 
-    def action(self, action: dict[str, Any]) -> dict[str, Any]:
-        return export.export_action(action)
-
-    def restore_action(
-        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        return export.import_action(state, seat, action, data)
-
-    def verify(
-        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
-    ) -> list[str]:
-        return export.verify(final_view, data)
+    action = staticmethod(export.export_action)
+    restore_action = staticmethod(export.import_action)
+    verify = staticmethod(export.verify)
 
 
 class ResistanceRules(Rules):

@@ -18,7 +18,6 @@ from games.engine.core import (
     BadOptionValue,
     OptionSpec,
     OptionValue,
-    UnknownOption,
     register,
 )
 from games.engine.rulesets import RulesetBase
@@ -142,24 +141,14 @@ class ResistanceRuleset(RulesetBase):
         return (self.good_role, self.evil_role, *(r for r in extra if r is not None))
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, OptionValue]:
-        """Every option with its default filled in; unknown names and values raise."""
-        specs = {spec.name: spec for spec in self.options}
-        chosen: dict[str, OptionValue] = {}
-        for name, value in options.items():
-            if name == "chat" and not self.chat_optional:
-                # Accepted for symmetry with the other games, but not switchable.
-                if value is not self.chat_default:
-                    raise BadOptionValue(option="chat", value=repr(value))
-                continue
-            spec = specs.get(name)
-            if spec is None:
-                raise UnknownOption(option=str(name))
-            if not spec.accepts(value):
-                raise BadOptionValue(option=name, value=repr(value))
-            chosen[name] = value
-        normalised = {
-            spec.name: chosen.get(spec.name, spec.default) for spec in self.options
-        }
+        """Every option with its default filled in; unknown names and values raise.
+        A game whose chat is not an option still takes ``chat`` at its default."""
+        options = dict(options)
+        if "chat" in options and not self.chat_optional:
+            value = options.pop("chat")
+            if value is not self.chat_default:
+                raise BadOptionValue(option="chat", value=repr(value))
+        normalised = RulesetBase.normalise_options(self, options)
         normalised.setdefault("chat", self.chat_default)
         return normalised
 
