@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 
-from games import engine
+from games import engine, kit
 from games.families.cells import (
     export,
     moves,
@@ -22,20 +22,6 @@ from games.families.cells import (
 )
 from games.families.cells.engine.rules import MISSION_DECK
 from games.families.cells.words import Words, words_for
-from games.kit import (
-    Export,
-    Family,
-    Figure,
-    History,
-    LivePage,
-    MoveCodec,
-    Programs,
-    Records,
-    Region,
-    Rules,
-    States,
-    Stats,
-)
 
 if TYPE_CHECKING:
     from games.kit import Game, Seat
@@ -62,12 +48,14 @@ _READS = (
 _FACTS = ("turn", "status")
 
 
-class Live(LivePage):
+class Live(kit.LivePage):
     regions = (
-        Region("top", "cells/top.html", reads=_READS, column="top", facts=_FACTS),
-        Region("board", "cells/board.html", reads=_READS, public=True, facts=_FACTS),
-        Region("card", "cells/card.html", reads=_READS, facts=_FACTS),
-        Region(
+        kit.Region("top", "cells/top.html", reads=_READS, column="top", facts=_FACTS),
+        kit.Region(
+            "board", "cells/board.html", reads=_READS, public=True, facts=_FACTS
+        ),
+        kit.Region("card", "cells/card.html", reads=_READS, facts=_FACTS),
+        kit.Region(
             "record",
             "cells/record.html",
             reads=_READS,
@@ -83,11 +71,11 @@ class Live(LivePage):
         return presenters.board(view, names, playing=playing)
 
 
-class Moves(MoveCodec):
+class Moves(kit.MoveCodec):
     parse = staticmethod(moves.parse_move)
 
 
-class CellsRecords(Records):
+class CellsRecords(kit.Records):
     def project(
         self,
         *,
@@ -106,28 +94,30 @@ class CellsRecords(Records):
         return payload
 
 
-class CellsHistory(History):
+class CellsHistory(kit.History):
     review_template = "cells/review.html"
 
     sentence = staticmethod(sentences.sentence)
     step_kind = staticmethod(sentences.step_kind)
 
     def review(
-        self, game: Game, names: Mapping[int, str], states: States
+        self, game: Game, names: Mapping[int, str], states: kit.States
     ) -> dict[str, Any]:
         return {"review": review.page(review.game_record(game, states), names)}
 
 
-class CellsStats(Stats):
+class CellsStats(kit.Stats):
     facts = stats.FACTS
 
     condition = staticmethod(stats.fact_condition)
 
-    def figures(self, seats: QuerySet[Seat], url: Callable[..., str]) -> list[Figure]:
+    def figures(
+        self, seats: QuerySet[Seat], url: Callable[..., str]
+    ) -> list[kit.Figure]:
         return stats.figures(stats.player_facts(seats), url)
 
 
-class CellsExport(Export):
+class CellsExport(kit.Export):
     records = staticmethod(export.export)
 
     setup = staticmethod(export.export_setup)
@@ -138,7 +128,7 @@ class CellsExport(Export):
     verify = staticmethod(export.verify)
 
 
-class CellsRules(Rules):
+class CellsRules(kit.Rules):
     template = "cells/rules.html"
 
     def context(self, ruleset: str) -> dict[str, Any]:
@@ -159,7 +149,7 @@ class CellsRules(Rules):
         }
 
 
-class CellsFamily(Family):
+class CellsFamily(kit.Family):
     code = "cells"
     live = Live()
     moves = Moves()
@@ -168,7 +158,7 @@ class CellsFamily(Family):
     stats = CellsStats()
     export = CellsExport()
     rules = CellsRules()
-    programs = Programs(schemas.CellsView, schemas.CellsMove)
+    programs = kit.Programs(schemas.CellsView, schemas.CellsMove)
 
     def words(self, ruleset: str) -> Words:
         return words_for(ruleset)

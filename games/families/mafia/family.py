@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
+from games import engine, kit
 from games.families.mafia import (
     export,
     moves,
@@ -24,20 +24,6 @@ from games.families.mafia import (
 )
 from games.families.mafia.engine.roles import DEALT, MAFIA_ROLES, Side
 from games.families.mafia.words import Words, words_for
-from games.kit import (
-    Export,
-    Family,
-    Figure,
-    History,
-    LivePage,
-    MoveCodec,
-    Programs,
-    Records,
-    Region,
-    Rules,
-    States,
-    Stats,
-)
 
 if TYPE_CHECKING:
     from games.kit import Game, Seat
@@ -62,19 +48,21 @@ _READS = (
 _FACTS = ("turn", "status")
 
 
-class Live(LivePage):
+class Live(kit.LivePage):
     regions = (
-        Region(
+        kit.Region(
             "top",
             "mafia/top.html",
             reads=_READS,
             column="top",
             facts=(*_FACTS, "countdown"),
         ),
-        Region("console", "mafia/console.html", reads=_READS, facts=_FACTS),
-        Region("board", "mafia/board.html", reads=_READS, public=True, facts=_FACTS),
-        Region("card", "mafia/card.html", reads=_READS, facts=_FACTS),
-        Region(
+        kit.Region("console", "mafia/console.html", reads=_READS, facts=_FACTS),
+        kit.Region(
+            "board", "mafia/board.html", reads=_READS, public=True, facts=_FACTS
+        ),
+        kit.Region("card", "mafia/card.html", reads=_READS, facts=_FACTS),
+        kit.Region(
             "record",
             "mafia/record.html",
             reads=(*_READS, "discipline", "inquiries", "middays", "votes"),
@@ -98,14 +86,14 @@ class Live(LivePage):
         return int(timer["step"]), int(timer["seconds"])
 
 
-class Moves(MoveCodec):
+class Moves(kit.MoveCodec):
     parse = staticmethod(moves.parse_move)
 
     complete = staticmethod(moves.complete_move)
     private_refusal = staticmethod(moves.private_refusal)
 
 
-class MafiaRecords(Records):
+class MafiaRecords(kit.Records):
     def project(
         self,
         *,
@@ -124,7 +112,7 @@ class MafiaRecords(Records):
         return payload
 
 
-class MafiaHistory(History):
+class MafiaHistory(kit.History):
     review_template = "mafia/review.html"
     replay_notes = {
         "everyone": _(
@@ -141,21 +129,23 @@ class MafiaHistory(History):
     step_kind = staticmethod(sentences.step_kind)
 
     def review(
-        self, game: Game, names: Mapping[int, str], states: States
+        self, game: Game, names: Mapping[int, str], states: kit.States
     ) -> dict[str, Any]:
         return review.review(game, names, states)
 
 
-class MafiaStats(Stats):
+class MafiaStats(kit.Stats):
     facts = stats.FACTS
 
     condition = staticmethod(stats.fact_condition)
 
-    def figures(self, seats: QuerySet[Seat], url: Callable[..., str]) -> list[Figure]:
+    def figures(
+        self, seats: QuerySet[Seat], url: Callable[..., str]
+    ) -> list[kit.Figure]:
         return stats.figures(stats.player_facts(seats), url)
 
 
-class MafiaExport(Export):
+class MafiaExport(kit.Export):
     records = staticmethod(export.export)
 
     action = staticmethod(export.export_action)
@@ -163,7 +153,7 @@ class MafiaExport(Export):
     verify = staticmethod(export.verify)
 
 
-class MafiaRules(Rules):
+class MafiaRules(kit.Rules):
     template = "mafia/rules.html"
 
     def context(self, ruleset: str) -> dict[str, Any]:
@@ -184,7 +174,7 @@ class MafiaRules(Rules):
         }
 
 
-class MafiaFamily(Family):
+class MafiaFamily(kit.Family):
     code = "mafia"
     live = Live()
     moves = Moves()
@@ -193,7 +183,7 @@ class MafiaFamily(Family):
     stats = MafiaStats()
     export = MafiaExport()
     rules = MafiaRules()
-    programs = Programs(schemas.MafiaView, schemas.MafiaMove)
+    programs = kit.Programs(schemas.MafiaView, schemas.MafiaMove)
 
     def words(self, ruleset: str) -> Words:
         return words_for(ruleset)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 
-from games import engine
+from games import engine, kit
 from games.families.resistance import (
     export,
     moves,
@@ -21,20 +21,6 @@ from games.families.resistance import (
     stats,
 )
 from games.families.resistance.words import WORDS, Words
-from games.kit import (
-    Export,
-    Family,
-    Figure,
-    History,
-    LivePage,
-    MoveCodec,
-    Programs,
-    Records,
-    Region,
-    Rules,
-    States,
-    Stats,
-)
 
 if TYPE_CHECKING:
     from games.kit import Game, Seat
@@ -62,10 +48,10 @@ def _top_reads(view: Mapping[str, Any]) -> tuple[str, ...]:
     return _TOP
 
 
-class Live(LivePage):
+class Live(kit.LivePage):
     regions = (
-        Region("top", "resistance/top.html", reads=_top_reads, column="top"),
-        Region(
+        kit.Region("top", "resistance/top.html", reads=_top_reads, column="top"),
+        kit.Region(
             "status",
             "resistance/status.html",
             public=True,
@@ -80,14 +66,14 @@ class Live(LivePage):
                 "waiting_for",
             ),
         ),
-        Region(
+        kit.Region(
             "action",
             "resistance/action.html",
             column="top",
             reads=("legal", "me.seat", "me.vote", "phase"),
             facts=("turn",),
         ),
-        Region(
+        kit.Region(
             "board",
             "resistance/board.html",
             public=True,
@@ -106,13 +92,13 @@ class Live(LivePage):
                 "voters",
             ),
         ),
-        Region(
+        kit.Region(
             "card",
             "resistance/card.html",
             reads=("checks", "legal", "me", "phase", "sniper"),
             facts=("turn", "status", "chats"),
         ),
-        Region(
+        kit.Region(
             "record",
             "resistance/record.html",
             public=True,
@@ -127,11 +113,11 @@ class Live(LivePage):
         return presenters.board(view, names, playing=playing)
 
 
-class Moves(MoveCodec):
+class Moves(kit.MoveCodec):
     parse = staticmethod(moves.parse_move)
 
 
-class ResistanceRecords(Records):
+class ResistanceRecords(kit.Records):
     def project(
         self,
         *,
@@ -150,31 +136,33 @@ class ResistanceRecords(Records):
         return payload
 
 
-class ResistanceHistory(History):
+class ResistanceHistory(kit.History):
     review_template = "resistance/review.html"
 
     sentence = staticmethod(sentences.sentence)
     step_kind = staticmethod(sentences.step_kind)
 
     def review(
-        self, game: Game, names: Mapping[int, str], states: States
+        self, game: Game, names: Mapping[int, str], states: kit.States
     ) -> dict[str, Any]:
         seats = list(game.seats.order_by("position", "pk"))
         return {"review": review.game_record(game, seats)}
 
 
-class ResistanceStats(Stats):
+class ResistanceStats(kit.Stats):
     facts = stats.FACTS
 
     condition = staticmethod(stats.fact_condition)
 
-    def figures(self, seats: QuerySet[Seat], url: Callable[..., str]) -> list[Figure]:
+    def figures(
+        self, seats: QuerySet[Seat], url: Callable[..., str]
+    ) -> list[kit.Figure]:
         return stats.figures(stats.player_facts(seats), url)
 
 
-class ResistanceExport(Export):
+class ResistanceExport(kit.Export):
     def records(
-        self, game: Game, seats: Sequence[Seat], states: States
+        self, game: Game, seats: Sequence[Seat], states: kit.States
     ) -> dict[str, Any]:
         return export.export(game, seats)
 
@@ -183,7 +171,7 @@ class ResistanceExport(Export):
     verify = staticmethod(export.verify)
 
 
-class ResistanceRules(Rules):
+class ResistanceRules(kit.Rules):
     template = "resistance/rules.html"
 
     def context(self, ruleset: str) -> dict[str, Any]:
@@ -209,7 +197,7 @@ class ResistanceRules(Rules):
         }
 
 
-class ResistanceFamily(Family):
+class ResistanceFamily(kit.Family):
     code = "resistance"
     live = Live()
     moves = Moves()
@@ -218,7 +206,7 @@ class ResistanceFamily(Family):
     stats = ResistanceStats()
     export = ResistanceExport()
     rules = ResistanceRules()
-    programs = Programs(schemas.ResistanceView, schemas.ResistanceMove)
+    programs = kit.Programs(schemas.ResistanceView, schemas.ResistanceMove)
 
     def words(self, ruleset: str) -> Words:
         return WORDS[ruleset]
