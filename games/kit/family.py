@@ -29,6 +29,7 @@ from django.utils.functional import Promise
 from pydantic import BaseModel, RootModel
 
 from games import engine
+from games.kit.moves import field_one
 from games.kit.regions import Region
 
 if TYPE_CHECKING:
@@ -124,8 +125,6 @@ class MoveCodec:
     def parse(self, fields: Any) -> dict[str, Any]:
         """The action the fields ask for; raises ``games.kit.NotAMove``. The
         default reads the ``action`` field as the move's ``type`` and nothing else."""
-        from games.kit.moves import field_one
-
         return {"type": field_one(fields, "action")}
 
     def complete(
