@@ -582,7 +582,6 @@ def time_pages(runs: int, seed: int) -> dict[str, float]:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from games import state
     from games.models import Game, Seat
     from history import replay
 
@@ -608,7 +607,6 @@ def time_pages(runs: int, seed: int) -> dict[str, float]:
 
     def timed(url: str, *, cold: bool = False) -> float:
         if cold:
-            state.forget_all()
             replay.forget_all()
         began = time.perf_counter()
         response = client.get(url)
