@@ -36,6 +36,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # One pytest worker per core (each with its own test database and, for the browser
 # tests, its own daphne); PYTEST_WORKERS=0 runs in one process.

@@ -20,7 +20,7 @@ from typing_extensions import TypedDict
 from api import errors as _api_errors  # noqa: F401 - its codes join ErrorCode
 from games import engine
 from games.errors import GameError, IllegalMove
-from games.families.registry import playable_rulesets
+from games.kit.family import playable_rulesets
 from games.models import CHAT_MAX_LENGTH, TURN_CLOCK_CHOICES, ChatMessage
 from games.requests import RequestError, accepted_options, option_value_schema
 from games.schemas import (

@@ -55,7 +55,7 @@ from api.selectors import chat_messages
 from games import engine, payloads, requests
 from games import errors as game_errors
 from games import services as game_services
-from games.families.registry import words_of
+from games.kit.family import words_of
 from games.models import Game
 from games.schemas import Channel
 from games.selectors import (

@@ -218,9 +218,9 @@ def play(
 
 def _own_part(frame: str, table: Any) -> bool:
     """Whether the frame holds one of the seat's own parts."""
-    from games.families.registry import family_of
+    from games.kit.family import family_of
 
-    own = [r.id for r in family_of(table.game.ruleset).regions if not r.public]
+    own = [r.id for r in family_of(table.game.ruleset).live.regions if not r.public]
     return any(f'id="region-{ident}"' in frame for ident in own) or (
         'id="table-extras"' in frame
     )

@@ -17,7 +17,7 @@ from functools import lru_cache
 from django.apps import apps
 
 from games import engine
-from games.families.registry import Text, known_words, playable_rulesets
+from games.kit.family import Text, known_words, playable_rulesets
 
 DEALS = 48
 """Deals per (game, size) when measuring side shares: exact for a game that deals a

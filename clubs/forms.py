@@ -22,8 +22,8 @@ from clubs.families import (
 from clubs.models import DESCRIPTION_MAX_LENGTH, NOTICE_MAX_LENGTH, Season
 from clubs.services.clubs import INVITE_MAX_DAYS
 from clubs.services.leagues import DEFAULT_POINTS, POINTS_RANGE
-from games.families.registry import playable_rulesets, words_of
 from games.forms import CreateTableForm
+from games.kit.family import playable_rulesets, words_of
 
 
 class DateInput(forms.DateInput):

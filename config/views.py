@@ -32,7 +32,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """The front page: what the site is, and every game it offers (from the installed
     game families, so a new family appears here by itself)."""
     from games import engine
-    from games.families.registry import playable_rulesets, words_of
+    from games.kit.family import playable_rulesets, words_of
 
     games = []
     for code in playable_rulesets():

@@ -14,25 +14,9 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.families.registry import family_of
+from games.kit.family import family_of
+from games.kit.records import HIDDEN, ReadOnlyAdmin, finished
 from games.models import ChatMessage, Game, GameAction, Seat
-
-HIDDEN = _("(hidden until the end)")
-
-
-def finished(game: Game) -> bool:
-    """Only a finished game is revealed; an abandoned one never is."""
-    return game.status == Game.Status.FINISHED
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Game records are written by games.services only."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class SeatInline(admin.TabularInline):
@@ -86,7 +70,9 @@ class GameActionAdmin(ReadOnlyAdmin):
     @admin.display(description=_("action"))
     def shown_action(self, action: GameAction) -> str:
         family = family_of(action.game.ruleset)
-        return str(family.admin_action(dict(action.payload), finished(action.game)))
+        return str(
+            family.records.admin_action(dict(action.payload), finished(action.game))
+        )
 
 
 @admin.register(ChatMessage)

@@ -2,8 +2,9 @@
 
 A move arrives as form fields (a plain POST, or the same form sent over the socket by
 htmx's ws extension as JSON); ``move_from_fields`` reads the turn the player saw and
-lets the game's family turn the rest into the engine's action dict. Anything
-malformed is a ``BadAction``: the engine never sees it.
+lets the game's family turn the rest into the engine's action dict
+(``MoveCodec.parse``). Anything malformed is a ``BadAction``: the engine never sees
+it.
 """
 
 from __future__ import annotations
@@ -15,41 +16,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import engine, errors
-from games.families.registry import family_of, playable_rulesets, words_of
+from games import engine
+from games.kit.family import family_of, playable_rulesets, words_of
+from games.kit.moves import field_int, field_one
 from games.models import TURN_CLOCK_CHOICES
-
-
-def field_values(fields: Any, name: str) -> list[str]:
-    """All values of a field from a QueryDict or a JSON object (where a single
-    checked box comes as a string and several as a list)."""
-    if hasattr(fields, "getlist"):
-        return [str(v) for v in fields.getlist(name)]
-    value = fields.get(name)
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return [str(value)]
-
-
-def field_one(fields: Any, name: str) -> str:
-    """The single value of a field; a missing or repeated field is a ``BadAction``."""
-    values = field_values(fields, name)
-    if len(values) != 1:
-        raise errors.BadAction
-    return values[0].strip()
-
-
-def field_int(text: str) -> int:
-    """A small whole number in ASCII digits only. ``str.isdigit`` also accepts "²"
-    and "①" (which ``int`` then refuses) and other scripts' digits such as "٣"
-    (which ``int`` reads as 3): our own pages always send ASCII digits, so anything
-    else is a forged or garbled field, refused before the engine sees it, whatever
-    language the interface speaks."""
-    if not (1 <= len(text) <= 3 and text.isascii() and text.isdigit()):
-        raise errors.BadAction
-    return int(text)
 
 
 def move_from_fields(
@@ -58,7 +28,7 @@ def move_from_fields(
     """(engine action, turn) from submitted form fields: the turn is the platform's,
     the move is parsed by the game's family."""
     turn = field_int(field_one(fields, "turn"))
-    return family_of(ruleset).parse_move(fields), turn
+    return family_of(ruleset).moves.parse(fields), turn
 
 
 def option_field(option: engine.OptionSpec) -> forms.Field:

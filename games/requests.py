@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from games import engine
-from games.families.registry import family_of
+from games.kit.family import family_of
 
 
 class RequestError(Exception):
@@ -225,7 +225,7 @@ def checked(model: type[BaseModel], data: Any, *, where: str = "") -> Any:
 def move_of(ruleset: str, data: Any, *, where: str = "action") -> dict[str, Any]:
     """A move sent to a table of ``ruleset``, checked by its family's move schema:
     the action dict the engine is handed."""
-    move = checked(family_of(ruleset).move_schema, data, where=where)
+    move = checked(family_of(ruleset).programs.move_schema, data, where=where)
     return dict(move.model_dump())
 
 

@@ -2,8 +2,8 @@
 pydantic models: one source for checking what programs send, for what they are
 sent, and for the API's OpenAPI document.
 
-A game's own shapes come from its family (``Family.view_schema`` and
-``Family.move_schema``, see ``games.families.registry``). :func:`shapes` joins those
+A game's own shapes come from its family (``Programs.view_schema`` and
+``Programs.move_schema``, see ``games.kit.family``). :func:`shapes` joins those
 of every installed family: the view union is discriminated on ``"ruleset"``, and a
 move is checked against the schema of the family whose table it is sent to
 (:func:`games.requests.move_of`), so a new family's schemas reach the API, the JSON
@@ -32,32 +32,11 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from games import models
-from games.families.registry import Family, family_of, playable_rulesets
+from games.kit.family import Family, family_of, playable_rulesets
+from games.kit.schemas import Answer, Channel, Request
+from games.kit.schemas import OptionValue as OptionValue  # the API names it
 from games.models import CHAT_MAX_LENGTH, Game
 
-
-class Answer(BaseModel):
-    """What the site sends: every key listed, none beyond."""
-
-    model_config = ConfigDict(extra="forbid")
-
-
-class Request(BaseModel):
-    """What a program sends: checked strictly, unknown fields refused."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-CHANNEL_PATTERN = "^[a-z_]{1,16}$"
-Channel = Annotated[
-    str,
-    Field(
-        pattern=CHANNEL_PATTERN,
-        description="A chat channel: `table`, or a side's private channel named by "
-        "your view's `me.channels`.",
-    ),
-]
-OptionValue = bool | int | str
 DateTime = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
 Count = Annotated[int, Field(ge=0)]
 Status = Literal[tuple(Game.Status.values)]  # type: ignore[valid-type]
@@ -182,8 +161,8 @@ def shapes() -> Shapes:
     its ``ready()``)."""
     apps.check_apps_ready()
     families = tuple(dict.fromkeys(family_of(code) for code in playable_rulesets()))
-    views = [family.view_schema for family in families]
-    moves = [family.move_schema for family in families]
+    views = [family.programs.view_schema for family in families]
+    moves = [family.programs.move_schema for family in families]
 
     class View(RootModel[_one_of(views, "ruleset")]):  # type: ignore[misc]
         """`engine.view(state, seat)`: everything your seat may know and nothing

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engine, errors, hooks, presence, push
-from games.families.registry import family_of
+from games.kit.family import family_of
 from games.models import (
     BOT_SHARE_MARK,
     CHAT_MAX_LENGTH,
@@ -227,7 +227,7 @@ def game_start(*, game: Game, user: User) -> Game:
                 seed=game.seed,
             )
         )
-        family_of(game.ruleset).project(
+        family_of(game.ruleset).records.project(
             game=game,
             seats={seat.position: seat for seat in seats if seat.position is not None},
             events=events,
@@ -414,8 +414,8 @@ def game_act(
     ``turn`` when the page was drawn: the engine's step at which that decision began);
     a move on a decision that has passed is refused with ``TableMovedOn``, changing
     nothing. The family completes a page's move from the seat's legal moves
-    (``Family.complete_move``) and says whether the engine's refusal is the seat's
-    secret (``Family.private_refusal``: ``IllegalMove.private``).
+    (``MoveCodec.complete``) and says whether the engine's refusal is the seat's
+    secret (``MoveCodec.private_refusal``: ``IllegalMove.private``).
 
     ``known``: the table as the caller last saw it committed. The move is then
     tried on that row without reading it: the row is written only where its
@@ -501,7 +501,9 @@ def _act(
             game, known=(known.game.version, known.state) if known else None
         )
         family = family_of(game.ruleset)
-        move = family.complete_move(dict(action), engine.legal_actions(state, position))
+        move = family.moves.complete(
+            dict(action), engine.legal_actions(state, position)
+        )
         claim = None
         if optimistic:
 
@@ -524,7 +526,9 @@ def _act(
                 game, seats, state, position, move, claim=claim
             )
         except engine.IllegalAction as exc:
-            raise errors.IllegalMove(exc, private=family.private_refusal(move)) from exc
+            raise errors.IllegalMove(
+                exc, private=family.moves.private_refusal(move)
+            ) from exc
         if named is not None:
             # Unique per (table, user, id): an earlier try that committed meanwhile
             # makes this one fail whole, and the move goes the locked way.
@@ -582,7 +586,7 @@ def _apply_move(
         payload=action,
         by_bot=by_bot,
     )
-    family_of(game.ruleset).project(
+    family_of(game.ruleset).records.project(
         game=game, seats=seats, events=events, state=new_state
     )
     if over is not None:

@@ -9,8 +9,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
 from games import engine, errors, services
-from games.families.registry import family_of, playable_rulesets
 from games.forms import CreateTableForm
+from games.kit.family import family_of, playable_rulesets
 from games.selectors import lobby_tables, my_tables
 
 
@@ -31,12 +31,12 @@ def rules(request: HttpRequest) -> HttpResponse:
             {
                 "code": code,
                 "words": family.words(code),
-                "template": family.rules_template,
+                "template": family.rules.template,
                 "house_decisions": [gettext(text) for text in ruleset.house_decisions],
                 "options": [
                     (gettext(o.label), gettext(o.help)) for o in ruleset.options
                 ],
-                **family.rules_context(code),
+                **family.rules.context(code),
             }
         )
     return render(request, "games/rules.html", {"games": games})

@@ -17,14 +17,16 @@ review, so no odds, public or any seat's, tell more than the page already does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from games import state
 from games.cache import LRU
-from games.families.registry import Text, family_of
+from games.kit import Odds
+from games.kit.family import family_of
 from games.models import Game
 
 CERTAIN = 1e-9
@@ -33,23 +35,6 @@ MOVED = 0.1
 """The least change of one seat's public odds between two stages that makes a moment."""
 MOMENTS = 3
 """At most this many moments are named on the review."""
-
-
-@dataclass(frozen=True)
-class Odds:
-    """What a family's ``analysis`` hook gives for one perspective of one game."""
-
-    steps: Sequence[Sequence[float]]
-    """Per step (0: the deal), per seat, the probability that the seat is evil."""
-    marks: Sequence[Text]
-    """Per step, the name of the stage it begins ("" where it begins none); step 0
-    always begins the first."""
-    evil_one: Text
-    """How a sentence names a member of the evil side ("one of the spies")."""
-    good_one: Text
-    """And of the good side ("one of the agents")."""
-    explanation: Text
-    """What a cell means and what the odds assume, for this family."""
 
 
 @dataclass(frozen=True)
@@ -230,7 +215,7 @@ def odds_of(game: Game, seat: int | None) -> Odds | None:
     known = _cache.get(key)
     if known is not None:
         return known[0]
-    odds: Odds | None = family_of(game.ruleset).analysis(game, seat)
+    odds: Odds | None = family_of(game.ruleset).history.analysis(game, seat, state)
     _cache.put(key, (odds,))
     return odds
 

@@ -2,7 +2,7 @@
 
 The format is described in ``docs/export-format.md``. The export carries everything
 the review page shows and the whole action log, with what stays secret forever left
-out on purpose by the game's family (``Family.export_action`` and ``Family.export``
+out on purpose by the game's family (``Export.action`` and ``Export.records``
 drop, say, which card a player played where only a count was ever shown).
 
 :func:`rebuild` replays an export through the engine, letting the family fill back in
@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from games import engine
-from games.families.registry import family_of
+from games import state as states
+from games.kit.family import family_of
 from games.models import Game, GameAction
 from games.state import game_setup
 from history.selectors import GameRecord, game_record
@@ -44,7 +45,7 @@ def _actions(game: Game) -> list[dict[str, Any]]:
     for number, seat, payload, at in rows.values_list(
         "number", "position", "payload", "created_at"
     ):
-        action = family.export_action(dict(payload))
+        action = family.export.action(dict(payload))
         actions.append(
             {"number": number, "seat": seat, "action": action, "at": _iso(at)}
         )
@@ -76,7 +77,7 @@ def game_export(game: Game) -> dict[str, Any]:
         "private": game.is_private,
         "started_at": _iso(game.started_at),
         "finished_at": _iso(game.finished_at),
-        "setup": family_of(game.ruleset).export_setup(game_setup(game)),
+        "setup": family_of(game.ruleset).export.setup(game_setup(game)),
         "players": [
             {
                 "position": seat.position,
@@ -87,7 +88,7 @@ def game_export(game: Game) -> dict[str, Any]:
         ],
         "actions": _actions(game),
         "result": _result(game, record),
-        **family_of(game.ruleset).export(game, record.seats),
+        **family_of(game.ruleset).export.records(game, record.seats, states),
     }
 
 
@@ -109,10 +110,12 @@ def rebuild(export: Mapping[str, Any]) -> tuple[Any, engine.Outcome | None]:
         raise ExportError("not a Podpolye game export of a known version")
     try:
         family = family_of(str(export["setup"]["ruleset"]))
-        state = family.import_start(export)
+        state = family.export.start(export)
         for entry in sorted(export["actions"], key=lambda e: int(e["number"])):
             seat = int(entry["seat"])
-            action = family.import_action(state, seat, dict(entry["action"]), export)
+            action = family.export.restore_action(
+                state, seat, dict(entry["action"]), export
+            )
             state, _events = engine.apply(state, seat, action)
     except (KeyError, TypeError, ValueError, engine.IllegalAction) as error:
         raise ExportError(f"the export does not replay: {error}") from error
@@ -122,7 +125,7 @@ def rebuild(export: Mapping[str, Any]) -> tuple[Any, engine.Outcome | None]:
 def verify(export: Mapping[str, Any]) -> list[str]:
     """Differences between an export's stated record and its replay; [] when they
     agree: same ending, same roles, and the family's own records
-    (``Family.verify_export``)."""
+    (``Export.verify``)."""
     state, outcome = rebuild(export)
     final = engine.view(state, None)
     problems = []
@@ -132,7 +135,7 @@ def verify(export: Mapping[str, Any]) -> list[str]:
         "reason": stated["reason"],
     }:
         problems.append(f"outcome {outcome} != {stated['winner']}/{stated['reason']}")
-    problems += family_of(export["setup"]["ruleset"]).verify_export(final, export)
+    problems += family_of(export["setup"]["ruleset"]).export.verify(final, export)
     roles = [
         {"position": r["seat"], "side": r["side"], "role": r["role"]}
         for r in final["roles"] or []

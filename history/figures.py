@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.families.registry import Figure, family_of, known_families, known_words
+from games.kit.family import Figure, Ratio, families, family_of, known_words
 from history import charts
 from history.selectors import PlayerStats, Tally
 from history.selectors import alignment as selectors_alignment
@@ -30,25 +30,6 @@ def games_url(username: str, **filters: Any) -> str:
     """The history list of ``username``'s games narrowed by ``filters``."""
     query = {"player": username, **{k: v for k, v in filters.items() if v is not None}}
     return f"{reverse('history:list')}?{urlencode(query)}"
-
-
-@dataclass(frozen=True)
-class Ratio:
-    """ "``count`` of ``total``", each linked to its games."""
-
-    count: int
-    total: int
-    count_url: str
-    total_url: str
-
-    @property
-    def rate(self) -> float | None:
-        return self.count / self.total if self.total else None
-
-    @property
-    def percent(self) -> str:
-        rate = self.rate
-        return "—" if rate is None else f"{round(rate * 100)}%"
 
 
 @dataclass(frozen=True)
@@ -249,12 +230,12 @@ def _facts(username: str, stats: PlayerStats) -> list[Figure]:
         return []
     played = set(stats.by_ruleset)
     figures: list[Figure] = []
-    for family in known_families():
+    for family in families():
         rulesets = [code for code in played if _family_code(code) == family.code]
         if not rulesets:
             continue
         seats = stats.seats.filter(game__ruleset__in=rulesets)
-        figures += family.player_figures(
+        figures += family.stats.figures(
             seats, lambda **filters: games_url(username, **filters)
         )
     return figures

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import engine
-from games.families.registry import known_words, playable_rulesets, words_of
+from games.kit.family import known_words, playable_rulesets, words_of
 from history.selectors import GameFilter, fact_owners, user_by_username
 
 PLAYER_COUNTS = range(3, 11)

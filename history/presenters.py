@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
-from games.families.registry import family_of, known_words
+from games.kit.family import family_of, known_words
 from games.kit.regions import Facts, draw_regions
 from games.models import Game
 from history import analysis, replay
@@ -162,10 +162,10 @@ def replay_context(
         "screen": shown,
         "game": game,
         "view": shown.view,
-        "family": family,
-        "regions": family.regions,
-        "board": family.board(shown.view, names, playing=True),
-        "public_board": family.board(shown.public_view, names, playing=True),
+        "family": family.history,
+        "regions": family.live.regions,
+        "board": family.live.board(shown.view, names, playing=True),
+        "public_board": family.live.board(shown.public_view, names, playing=True),
         "words": family.words(game.ruleset),
         "readonly": True,
         "links": {
@@ -195,8 +195,8 @@ def replay_context(
         for column in (board.columns if board else [])
     ]
     context["region_parts"] = draw_regions(
-        family.regions,
-        lambda view, names, playing: family.board(view, names, playing=playing),
+        family.live.regions,
+        lambda view, names, playing: family.live.board(view, names, playing=playing),
         shown.view,
         shown.public_view,
         Facts(code=game.code, status=game.status),

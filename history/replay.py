@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.cache import LRU
-from games.families.registry import family_of
+from games.kit.family import family_of
 from games.models import Game
 from games.presence import bot_moves
 from games.state import action_log, game_setup, load_state, state_at
@@ -89,10 +89,10 @@ def steps(game: Game, names: Mapping[int, str]) -> list[Step]:
     by_bot = dict(bot_moves(game, names))
     result = []
     for number, events in enumerate(public_events(game)):
-        kind, milestone = family.step_kind(events)
+        kind, milestone = family.history.step_kind(events)
         label = " ".join(
             text
-            for text in (family.sentence(e, ruleset, names) for e in events)
+            for text in (family.history.sentence(e, ruleset, names) for e in events)
             if text
         )
         result.append(

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engine, hooks
-from games.families.registry import Family, known_families
+from games.kit.family import Family, families
 from games.models import ChatMessage, Game, Seat
 from history import hooks as history_hooks
 
@@ -38,7 +38,7 @@ abandoned one."""
 
 def fact_owners() -> dict[str, Family]:
     """Every family's ``fact`` filters (the games behind one of its figures)."""
-    return {fact: family for family in known_families() for fact in family.facts}
+    return {fact: family for family in families() for fact in family.stats.facts}
 
 
 def alignment(ruleset: str, side: str) -> str:
@@ -150,7 +150,7 @@ def _seat_condition(filters: GameFilter, player_id: int) -> Q:
     condition = Q(pk__in=seats.values("game_id"))
     owner = fact_owners().get(filters.fact)
     if owner is not None:
-        condition &= owner.fact_condition(filters.fact, player_id)
+        condition &= owner.stats.condition(filters.fact, player_id)
     return condition
 
 

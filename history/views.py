@@ -14,7 +14,8 @@ from django_htmx.http import push_url
 
 from accounts.models import User
 from games import engine
-from games.families.registry import family_of
+from games import state as states
+from games.kit.family import family_of
 from games.models import Game
 from games.presence import bot_moves
 from games.state import load_state
@@ -81,18 +82,18 @@ def game_review(request: HttpRequest, code: str) -> HttpResponse:
     context: dict[str, Any] = {
         "game": game,
         "words": family_of(game.ruleset).words(game.ruleset),
-        "family": family_of(game.ruleset),
+        "family": family_of(game.ruleset).history,
         "option_labels": option_labels(game),
         "notes": hooks.notes_for([game]).get(game.pk, []),
     }
     if game.status == Game.Status.FINISHED:
         record = selectors.game_record(game)
         names = record.names
-        final = family_of(game.ruleset).board(
+        final = family_of(game.ruleset).live.board(
             engine.view(load_state(game), None), names, playing=True
         )
         context.update(record=record, final=final, seat_names=names)
-        context.update(family_of(game.ruleset).review(game, names))
+        context.update(family_of(game.ruleset).history.review(game, names, states))
         public = analysis.board_for(game, names, None)
         context["analysis_public"] = public
         context["moments"] = [

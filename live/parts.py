@@ -27,7 +27,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games.families.registry import family_of
+from games.kit.family import family_of
 from games.kit.regions import (
     CSRF_PLACEHOLDER,
     Drawing,
@@ -186,7 +186,7 @@ def _public(table: Table) -> dict[str, Inputs]:
         playing = table.game.status != Game.Status.ABANDONED
         found = table.shared["public"] = {
             region.id: region.inputs(view, spectator, playing=playing)
-            for region in family_of(table.game.ruleset).regions
+            for region in family_of(table.game.ruleset).live.regions
             if region.public
         }
     return found
@@ -222,10 +222,10 @@ def parts(
     assert view is not None
 
     def board(view: Any, names: Any, playing: bool) -> Any:
-        return family.board(view, names, playing=playing)
+        return family.live.board(view, names, playing=playing)
 
     regions = []
-    for region in family.regions:
+    for region in family.live.regions:
         if region.public:
             inputs = public[region.id]
         else:

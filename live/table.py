@@ -14,7 +14,7 @@ from typing import Any
 
 from accounts.models import User
 from games import engine, presence
-from games.families.registry import family_of
+from games.kit.family import family_of
 from games.models import ChatMessage, Game, GameAction
 from games.presence import Away
 from games.selectors import Player, chat_for, players_of
@@ -292,7 +292,7 @@ def _with_countdown(
     game = table.game
     if view is None or game.status != Game.Status.PLAYING:
         return table
-    found = family_of(game.ruleset).countdown(view)
+    found = family_of(game.ruleset).live.countdown(view)
     if found is None:
         return table
     step, seconds = found
@@ -300,7 +300,7 @@ def _with_countdown(
     if known is not None and known.countdown is not None:
         known_view = known.public_view
         if known_view is not None:
-            known_found = family_of(game.ruleset).countdown(known_view)
+            known_found = family_of(game.ruleset).live.countdown(known_view)
             if known_found is not None and known_found[0] == step:
                 return table._with(countdown=known.countdown)
     if not read:

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_POST
 
 from games import errors, presence, services
 from games.errors import CARD_TAG
-from games.families.registry import family_of
 from games.forms import move_from_fields
+from games.kit.family import family_of
 from games.models import ChatMessage, Game
 from games.selectors import chat_for, reachable_game
 from games.words import option_labels

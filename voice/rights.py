@@ -2,7 +2,7 @@
 
 A table has two rooms. The **table** room is every seat's (and the moderator's);
 who may speak in it depends on public facts only (the phase, who is out of the
-game: ``Family.table_voices``), so every view of one state gives the same speakers.
+game: ``LivePage.table_voices``), so every view of one state gives the same speakers.
 The **team** room follows the private chat rule: a seat is in it exactly while its
 own view opens a private channel to it (``me.channels``: the mafia's at night, the
 evil side's in the sniper phase); seats sharing that channel share the room.
@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games import engine
-from games.families.registry import family_of
+from games.kit.family import family_of
 
 TABLE = "table"
 TEAM = "team"
@@ -39,7 +39,7 @@ def table_speakers(view: Mapping[str, Any]) -> list[int]:
     """The seats that may speak to the whole table now, with the moderator's chair
     (``engine.MODERATOR``) in a moderated game: public facts only."""
     ruleset = str(view["ruleset"])
-    speakers = list(family_of(ruleset).table_voices(view))
+    speakers = list(family_of(ruleset).live.table_voices(view))
     if engine.get_ruleset(ruleset).has_moderator:
         speakers.append(engine.MODERATOR)
     return speakers

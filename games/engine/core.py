@@ -9,7 +9,8 @@ only ever calls those functions, so adding a game never changes its code.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Final, NamedTuple, Protocol
@@ -360,6 +361,17 @@ def register(ruleset: Ruleset) -> Ruleset:
         raise ValueError(f"ruleset {ruleset.code!r} is already registered")
     _REGISTRY[ruleset.code] = ruleset
     return ruleset
+
+
+@contextmanager
+def registered(ruleset: Ruleset) -> Iterator[Ruleset]:
+    """``ruleset`` findable by its code for the block only (a game outside the
+    installed families, in tests)."""
+    register(ruleset)
+    try:
+        yield ruleset
+    finally:
+        _REGISTRY.pop(ruleset.code, None)
 
 
 def get_ruleset(code: str) -> Ruleset:

@@ -12,8 +12,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games.errors import CARD_TAG
-from games.families.registry import known_words
 from games.forms import clock_label
+from games.kit.family import known_words
 from games.models import Game
 from games.words import option_labels
 from numerals.digits import localize_text, numerals_for

@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 
 from accounts.models import User
-from games.families.registry import known_words
+from games.kit.family import known_words
 from history import figures, selectors
 from history.presenters import listed_games
 

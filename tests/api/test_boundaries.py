@@ -1,6 +1,6 @@
 """Who may import whom: the platform (``games``) never imports the API (``api``
 builds on ``games``, not the other way round), and the API names no game: a family's
-shapes reach it through ``Family.view_schema`` and ``Family.move_schema`` alone."""
+shapes reach it through ``Programs.view_schema`` and ``Programs.move_schema`` alone."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pydantic import Field, RootModel
 
 from games import engine, requests, schemas
 from games.families import FAMILIES
-from games.families.registry import Family
+from games.kit.family import Family, Programs
 from games.requests import RequestError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,8 +103,7 @@ class ToyMove(RootModel[Annotated[ToyTake, Field(discriminator="type")]]):
 
 class ToyFamily(Family):
     code = "toy"
-    view_schema = ToyView
-    move_schema = ToyMove
+    programs = Programs(ToyView, ToyMove)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from openapi_schema_validator import OAS31Validator
 
 from api.views import api
 from games import engine
-from games.families.registry import family_of, playable_rulesets
+from games.kit.family import family_of, playable_rulesets
 from games.models import Seat
 from tests.api.support import V1, Answer, Api, program, state_of
 

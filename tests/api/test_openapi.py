@@ -17,7 +17,7 @@ from api import schemas
 from api.views import OPERATIONS, api
 from games import engine
 from games import errors as game_errors
-from games.families.registry import family_of, playable_rulesets
+from games.kit.family import family_of, playable_rulesets
 from games.requests import RequestError
 from tests.api.support import conforms, program
 
@@ -179,10 +179,12 @@ def test_every_family_gives_its_view_and_move_schemas() -> None:
     view = api.document()["components"]["schemas"]["View"]
     for code in playable_rulesets():
         family = family_of(code)
-        assert family.view_schema.__name__ in str(view)
-        ruleset = family.view_schema.model_json_schema()["properties"]["ruleset"]
+        assert family.programs.view_schema.__name__ in str(view)
+        ruleset = family.programs.view_schema.model_json_schema()["properties"][
+            "ruleset"
+        ]
         assert code in ruleset.get("enum", [ruleset.get("const")])
-        assert family.move_schema.__name__ in str(
+        assert family.programs.move_schema.__name__ in str(
             api.document()["components"]["schemas"]["Action"]
         )
 

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from api.plumbing import MAX_BODY_BYTES
 from games import engine
-from games.families.registry import playable_rulesets
+from games.kit.family import playable_rulesets
 from games.models import Game, GameAction
 from tests.api.support import Api, game, open_table, program
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.families.registry import playable_rulesets
+from games.kit.family import playable_rulesets
 from games.models import Game, Seat
 from tests.api.support import game, open_table, program
 

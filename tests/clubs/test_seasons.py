@@ -15,7 +15,7 @@ from clubs import errors, selectors, services
 from clubs.families import family_codes, hidden_side, rulesets_of, sides_of
 from clubs.models import ClubTable, Season, SeasonTally
 from games import engine
-from games.families.registry import playable_rulesets
+from games.kit.family import playable_rulesets
 from games.models import Game, Seat
 from tests.clubs.conftest import (
     ClubSetup,

@@ -14,7 +14,7 @@ from django.utils import translation
 
 from games import engine
 from games.engine import oracle
-from games.families.registry import words_of
+from games.kit.family import words_of
 from games.models import Game
 from games.state import load_state
 from tests.factories import UserFactory

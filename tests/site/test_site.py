@@ -156,7 +156,7 @@ def test_the_front_page_lists_every_installed_game_with_its_player_count(
     from django.utils.html import escape
 
     from games import engine
-    from games.families.registry import playable_rulesets, words_of
+    from games.kit.family import playable_rulesets, words_of
 
     body = client.get("/", headers={"accept-language": "en"}).content.decode()
     with translation.override("en"):

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from games.admin import HIDDEN, ReadOnlyAdmin, finished
 from games.families.cells.models import MissionPart
+from games.kit import HIDDEN, ReadOnlyAdmin, finished
 
 
 @admin.register(MissionPart)

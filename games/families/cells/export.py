@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import engine
 from games.families.cells.engine import SLOTS, CellsRuleset, GameState, Phase
@@ -40,7 +40,10 @@ from games.families.cells.engine.rules import (
     reshuffled,
 )
 from games.families.cells.review import CellsRecord, game_record
-from games.models import Game, Seat
+from games.kit import States
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
 
 STAND_IN_SEEDS = 10_000
 """How many stand-in seeds :func:`import_start` tries for the reshuffles (a fitting
@@ -78,8 +81,8 @@ def _as_export(record: CellsRecord) -> dict[str, Any]:
     }
 
 
-def export(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
-    return _as_export(game_record(game))
+def export(game: Game, seats: Sequence[Seat], states: States) -> dict[str, Any]:
+    return _as_export(game_record(game, states))
 
 
 def export_setup(setup: engine.GameSetup) -> dict[str, Any]:

@@ -1,15 +1,15 @@
-"""The ``cells`` family as the platform sees it: one object that hands each of the
+"""The ``cells`` family as the platform sees it: its parts, each handing the
 platform's questions to the family's own module."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from games import engine
+from games import engine, kit
 from games.families.cells import (
     export,
     moves,
@@ -22,9 +22,10 @@ from games.families.cells import (
 )
 from games.families.cells.engine.rules import MISSION_DECK
 from games.families.cells.words import Words, words_for
-from games.families.registry import Family, Figure
-from games.kit.regions import Region
-from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
+
 
 _READS = (
     "cells",
@@ -47,19 +48,20 @@ _READS = (
 _FACTS = ("turn", "status")
 
 
-class CellsFamily(Family):
-    code = "cells"
+class Live(kit.LivePage):
     regions = (
-        Region(
+        kit.Region(
             "top",
             "cells/top.html",
             reads=_READS,
             column="top",
             facts=(*_FACTS, "ended_by"),
         ),
-        Region("board", "cells/board.html", reads=_READS, public=True, facts=_FACTS),
-        Region("card", "cells/card.html", reads=_READS, facts=_FACTS),
-        Region(
+        kit.Region(
+            "board", "cells/board.html", reads=_READS, public=True, facts=_FACTS
+        ),
+        kit.Region("card", "cells/card.html", reads=_READS, facts=_FACTS),
+        kit.Region(
             "record",
             "cells/record.html",
             reads=_READS,
@@ -68,38 +70,18 @@ class CellsFamily(Family):
             facts=_FACTS,
         ),
     )
-    review_template = "cells/review.html"
-    rules_template = "cells/rules.html"
-    view_schema, move_schema = schemas.CellsView, schemas.CellsMove
-
-    def words(self, ruleset: str) -> Words:
-        return words_for(ruleset)
-
-    def rules_context(self, ruleset: str) -> dict[str, Any]:
-        """The deal and the mission deck, counted from what the engine deals, so the
-        page can never disagree with the game."""
-        rules = engine.get_ruleset(ruleset)
-        deals = []
-        for players in range(rules.min_players, rules.max_players + 1):
-            state = engine.setup(engine.GameSetup(ruleset, players))
-            colours = Counter(state.cards)
-            deals.append((players, 3 * players, colours["red"], colours["blue"]))
-        deck = Counter(MISSION_DECK)
-        return {
-            "deals": deals,
-            "mission_blue": deck["blue"],
-            "mission_red": deck["red"],
-            "ruleset": rules,
-        }
 
     def board(
         self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
     ) -> presenters.Board:
         return presenters.board(view, names, playing=playing)
 
-    def parse_move(self, fields: Any) -> dict[str, Any]:
-        return moves.parse_move(fields)
 
+class Moves(kit.MoveCodec):
+    parse = staticmethod(moves.parse_move)
+
+
+class CellsRecords(kit.Records):
     def project(
         self,
         *,
@@ -117,48 +99,75 @@ class CellsFamily(Family):
             payload["exchange"] = "•"
         return payload
 
-    def sentence(
-        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
-    ) -> str:
-        return sentences.sentence(event, ruleset, names)
 
-    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
-        return sentences.step_kind(events)
+class CellsHistory(kit.History):
+    review_template = "cells/review.html"
 
-    def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
-        return {"review": review.page(review.game_record(game), names)}
+    sentence = staticmethod(sentences.sentence)
+    step_kind = staticmethod(sentences.step_kind)
 
+    def review(
+        self, game: Game, names: Mapping[int, str], states: kit.States
+    ) -> dict[str, Any]:
+        return {"review": review.page(review.game_record(game, states), names)}
+
+
+class CellsStats(kit.Stats):
     facts = stats.FACTS
 
-    def fact_condition(self, fact: str, player_id: int) -> Q:
-        return stats.fact_condition(fact, player_id)
+    condition = staticmethod(stats.fact_condition)
 
-    def player_figures(
+    def figures(
         self, seats: QuerySet[Seat], url: Callable[..., str]
-    ) -> list[Figure]:
+    ) -> list[kit.Figure]:
         return stats.figures(stats.player_facts(seats), url)
 
-    def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
-        return export.export(game, seats)
 
-    def export_setup(self, setup: engine.GameSetup) -> dict[str, Any]:
-        return export.export_setup(setup)
+class CellsExport(kit.Export):
+    records = staticmethod(export.export)
 
-    def import_start(self, data: Mapping[str, Any]) -> Any:
-        return export.import_start(data)
+    setup = staticmethod(export.export_setup)
+    start = staticmethod(export.import_start)
 
-    def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
-        return export.export_action(action)
+    action = staticmethod(export.export_action)
+    restore_action = staticmethod(export.import_action)
+    verify = staticmethod(export.verify)
 
-    def import_action(
-        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        return export.import_action(state, seat, action, data)
 
-    def verify_export(
-        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
-    ) -> list[str]:
-        return export.verify(final_view, data)
+class CellsRules(kit.Rules):
+    template = "cells/rules.html"
+
+    def context(self, ruleset: str) -> dict[str, Any]:
+        """The deal and the mission deck, counted from what the engine deals, so the
+        page can never disagree with the game."""
+        rules = engine.get_ruleset(ruleset)
+        deals = []
+        for players in range(rules.min_players, rules.max_players + 1):
+            state = engine.setup(engine.GameSetup(ruleset, players))
+            colours = Counter(state.cards)
+            deals.append((players, 3 * players, colours["red"], colours["blue"]))
+        deck = Counter(MISSION_DECK)
+        return {
+            "deals": deals,
+            "mission_blue": deck["blue"],
+            "mission_red": deck["red"],
+            "ruleset": rules,
+        }
+
+
+class CellsFamily(kit.Family):
+    code = "cells"
+    live = Live()
+    moves = Moves()
+    records = CellsRecords()
+    history = CellsHistory()
+    stats = CellsStats()
+    export = CellsExport()
+    rules = CellsRules()
+    programs = kit.Programs(schemas.CellsView, schemas.CellsMove)
+
+    def words(self, ruleset: str) -> Words:
+        return words_for(ruleset)
 
 
 FAMILY = CellsFamily()

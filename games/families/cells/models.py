@@ -16,8 +16,6 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.models import Game, Seat
-
 
 class MissionPart(models.Model):
     """One player's part in one finished mission."""
@@ -31,11 +29,11 @@ class MissionPart(models.Model):
         EVIL = "evil", pgettext_lazy("cells", "mostly red")
 
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="cells_mission_parts"
+        "games.Game", on_delete=models.CASCADE, related_name="cells_mission_parts"
     )
     number = models.PositiveSmallIntegerField(pgettext_lazy("cells", "mission"))
     seat = models.ForeignKey(
-        Seat, on_delete=models.CASCADE, related_name="cells_mission_parts"
+        "games.Seat", on_delete=models.CASCADE, related_name="cells_mission_parts"
     )
     part = models.CharField(_("part"), max_length=8, choices=Part.choices)
     side = models.CharField(

@@ -2,7 +2,7 @@
 
 A move arrives as form fields (a plain POST, or the same form sent over the socket by
 htmx's ws extension as JSON). Only the shape is checked here: a field missing,
-repeated or not one of the words our forms write is a ``BadAction``. Whether the move
+repeated or not one of the words our forms write is ``NotAMove``. Whether the move
 is allowed (the centre card, your own card, an untouched slot, yourself as partner, a
 colour you do not hold, someone else's turn) is the engine's to say, in its own words.
 """
@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import errors
-from games.forms import field_int, field_one
+from games.kit import NotAMove, field_choice, field_int, field_one
 
 SLOTS = ("left", "centre", "right")
 COLOURS = ("blue", "red")
@@ -20,17 +19,14 @@ CHOICES = {"yes": True, "no": False}
 
 
 def _slot(fields: Any, name: str) -> str:
-    slot = field_one(fields, name)
-    if slot not in SLOTS:
-        raise errors.BadAction
-    return slot
+    return field_choice(fields, name, SLOTS)
 
 
 def _card(fields: Any) -> tuple[int, str]:
     """Another player's card, as the swap form names it: ``"<seat>:<slot>"``."""
     seat, _colon, slot = field_one(fields, "theirs").partition(":")
     if slot not in SLOTS:
-        raise errors.BadAction
+        raise NotAMove
     return field_int(seat), slot
 
 
@@ -48,17 +44,12 @@ def parse_move(fields: Any) -> dict[str, Any]:
             "theirs": theirs,
         }
     if kind == "exchange":
-        choice = field_one(fields, "exchange")
-        if choice not in CHOICES:
-            raise errors.BadAction
+        choice = field_choice(fields, "exchange", CHOICES)
         return {"type": "exchange", "exchange": CHOICES[choice]}
     if kind == "mission":
         return {"type": "mission", "partner": field_int(field_one(fields, "partner"))}
     if kind == "peek":
         return {"type": "peek", "slot": _slot(fields, "slot")}
     if kind == "discard":
-        card = field_one(fields, "card")
-        if card not in COLOURS:
-            raise errors.BadAction
-        return {"type": "discard", "card": card}
-    raise errors.BadAction
+        return {"type": "discard", "card": field_choice(fields, "card", COLOURS)}
+    raise NotAMove

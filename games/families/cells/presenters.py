@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.families.cells.words import Words, words_for
-from numerals.lists import names_list
+from games.kit import names_list
 
 SLOTS = ("left", "centre", "right")
 WINS_NEEDED = 3

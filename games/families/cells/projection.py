@@ -3,19 +3,21 @@
 Only ``mission_done`` makes rows: the leader's and the partner's parts in it. The
 event says who went and whether the mission succeeded; the colour each of them was
 mostly of at that moment is read from the state after the move (a turned-up mission
-card changes no character card), which is what ``Family.project`` hands over it for.
+card changes no character card), which is what ``Records.project`` hands over it for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import engine
 from games.families.cells.engine import GameState
 from games.families.cells.engine.rules import side_of
 from games.families.cells.models import MissionPart
-from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
 
 
 def project(

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import engine
 from games.families.cells import presenters
 from games.families.cells.words import words_for
-from games.models import Game
-from games.state import load_state, state_at
+from games.kit import States
+
+if TYPE_CHECKING:
+    from games.kit import Game
 
 SLOTS = ("left", "centre", "right")
 
@@ -104,11 +106,11 @@ def record_from_views(
     )
 
 
-def game_record(game: Game) -> CellsRecord:
+def game_record(game: Game, states: States) -> CellsRecord:
     """The record of a finished game, replayed from its action log."""
-    final = load_state(game)
+    final = states.load_state(game)
     return record_from_views(
-        engine.view(state_at(game, 0), None, after=final),
+        engine.view(states.state_at(game, 0), None, after=final),
         engine.view(final, None),
     )
 

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field, RootModel
 
 from games import engine
-from games.schemas import Answer, Channel, OptionValue, Request
+from games.kit import Answer, Channel, OptionValue, Request
 
 RULESETS = tuple(
     code

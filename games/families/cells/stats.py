@@ -17,13 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from games.families.cells.models import MissionPart
-from games.families.registry import Figure
-from games.models import Game, Seat
+from games.kit import Figure, game_model
+
+if TYPE_CHECKING:
+    from games.kit import Seat
 
 GOOD, EVIL = MissionPart.Side.GOOD, MissionPart.Side.EVIL
 
@@ -59,7 +62,7 @@ def fact_condition(fact: str, player_id: int) -> Q:
     parts = MissionPart.objects.filter(
         _CONDITIONS[fact],
         seat__user_id=player_id,
-        game__status=Game.Status.FINISHED,
+        game__status=game_model().Status.FINISHED,
     )
     return Q(pk__in=parts.values("game_id"))
 
@@ -67,7 +70,7 @@ def fact_condition(fact: str, player_id: int) -> Q:
 def player_facts(seats: QuerySet[Seat]) -> CellsFacts:
     """The figures over ``seats`` (a player's seats in the games a viewer may see):
     one query."""
-    finished = seats.filter(game__status=Game.Status.FINISHED)
+    finished = seats.filter(game__status=game_model().Status.FINISHED)
     totals = MissionPart.objects.filter(seat__in=finished).aggregate(
         **{
             name: Count("pk", filter=_CONDITIONS[fact])

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from games.admin import ReadOnlyAdmin
 from games.families.mafia.models import Departure
+from games.kit import ReadOnlyAdmin
 
 
 @admin.register(Departure)

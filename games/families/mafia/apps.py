@@ -12,7 +12,7 @@ class MafiaConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games.families import registry
+        from games import kit
         from games.families.mafia.family import FAMILY
 
-        registry.register(FAMILY)
+        kit.register(FAMILY)

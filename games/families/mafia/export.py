@@ -18,11 +18,13 @@ the player tapped.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import engine
-from games.families.mafia.review import final_view
-from games.models import Game, Seat
+from games.kit import States, final_view
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
 
 RECORDS = (
     "nights",
@@ -54,8 +56,10 @@ def records(view: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def export(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
-    return records(final_view(game))
+def export(game: Game, seats: Sequence[Seat], states: States) -> dict[str, Any]:
+    """The family's records: the ledger of the final view (the engine reveals the
+    nights once the game is over)."""
+    return records(final_view(game, states))
 
 
 def export_action(action: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The ``mafia`` family as the platform sees it: one object that hands each of the
+"""The ``mafia`` family as the platform sees it: its parts, each handing the
 platform's questions to the family's own module. A game of this family has a
 moderator (``Ruleset.has_moderator``): the platform seats the host as the table's
 moderator, shows him the engine's moderator view and takes his moves as seat -1."""
@@ -6,12 +6,12 @@ moderator, shows him the engine's moderator view and takes his moves as seat -1.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
+from games import engine, kit
 from games.families.mafia import (
     export,
     moves,
@@ -24,9 +24,10 @@ from games.families.mafia import (
 )
 from games.families.mafia.engine.roles import DEALT, MAFIA_ROLES, Side
 from games.families.mafia.words import Words, words_for
-from games.families.registry import Family, Figure
-from games.kit.regions import Region
-from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
+
 
 _READS = (
     "day",
@@ -47,20 +48,21 @@ _READS = (
 _FACTS = ("turn", "status")
 
 
-class MafiaFamily(Family):
-    code = "mafia"
+class Live(kit.LivePage):
     regions = (
-        Region(
+        kit.Region(
             "top",
             "mafia/top.html",
             reads=_READS,
             column="top",
             facts=(*_FACTS, "countdown", "ended_by"),
         ),
-        Region("console", "mafia/console.html", reads=_READS, facts=_FACTS),
-        Region("board", "mafia/board.html", reads=_READS, public=True, facts=_FACTS),
-        Region("card", "mafia/card.html", reads=_READS, facts=_FACTS),
-        Region(
+        kit.Region("console", "mafia/console.html", reads=_READS, facts=_FACTS),
+        kit.Region(
+            "board", "mafia/board.html", reads=_READS, public=True, facts=_FACTS
+        ),
+        kit.Region("card", "mafia/card.html", reads=_READS, facts=_FACTS),
+        kit.Region(
             "record",
             "mafia/record.html",
             reads=(*_READS, "discipline", "inquiries", "middays", "votes"),
@@ -69,47 +71,11 @@ class MafiaFamily(Family):
             facts=_FACTS,
         ),
     )
-    review_template = "mafia/review.html"
-    replay_notes = {
-        "everyone": _(
-            "Everyone: every role turned up, and every choice of the night so far."
-        ),
-        "own": _("What you knew at this step."),
-        "other": _(
-            "Exactly what this player knew at this step: their card, their own "
-            "choices, and the mafia's nights if they woke with them."
-        ),
-    }
-    rules_template = "mafia/rules.html"
-    view_schema, move_schema = schemas.MafiaView, schemas.MafiaMove
-
-    def words(self, ruleset: str) -> Words:
-        return words_for(ruleset)
-
-    def rules_context(self, ruleset: str) -> dict[str, Any]:
-        """The ten cards, read from what the engine deals."""
-        words = words_for(ruleset)
-        counts: dict[str, int] = {}
-        sides: dict[str, str] = {}
-        for role in DEALT:
-            counts[role.value] = counts.get(role.value, 0) + 1
-            side = Side.MAFIA if role in MAFIA_ROLES else Side.CITIZENS
-            sides[role.value] = side.value
-        return {
-            "deal": [
-                (words.role(code), count, words.side(sides[code]))
-                for code, count in counts.items()
-            ],
-            "ruleset": engine.get_ruleset(ruleset),
-        }
 
     def board(
         self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
     ) -> presenters.Board:
         return presenters.board(view, names, playing=playing)
-
-    def parse_move(self, fields: Any) -> dict[str, Any]:
-        return moves.parse_move(fields)
 
     def countdown(self, view: Mapping[str, Any]) -> tuple[int, int] | None:
         # The moderator's speech timer (engine/README.md: "the platform shows the
@@ -129,32 +95,15 @@ class MafiaFamily(Family):
             return ()
         return tuple(seat["seat"] for seat in view["seats"] if seat["in_game"])
 
-    def complete_move(
-        self, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
-    ) -> dict[str, Any]:
-        return moves.complete_move(action, legal)
 
-    def private_refusal(self, action: Mapping[str, Any]) -> bool:
-        return moves.private_refusal(action)
+class Moves(kit.MoveCodec):
+    parse = staticmethod(moves.parse_move)
 
-    def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
-        # A night's choice (or tap: the admin must not tell them apart either) and
-        # its fields stay hidden until the end.
-        if not finished and payload.get("type") in ("choose", "tap", "night"):
-            return {"type": "•"}
-        return payload
+    complete = staticmethod(moves.complete_move)
+    private_refusal = staticmethod(moves.private_refusal)
 
-    def sentence(
-        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
-    ) -> str:
-        return sentences.sentence(event, ruleset, names)
 
-    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
-        return sentences.step_kind(events)
-
-    def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
-        return review.review(game, names)
-
+class MafiaRecords(kit.Records):
     def project(
         self,
         *,
@@ -165,31 +114,89 @@ class MafiaFamily(Family):
     ) -> None:
         projection.project(game=game, seats=seats, events=events, state=state)
 
+    def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
+        # A night's choice (or tap: the admin must not tell them apart either) and
+        # its fields stay hidden until the end.
+        if not finished and payload.get("type") in ("choose", "tap", "night"):
+            return {"type": "•"}
+        return payload
+
+
+class MafiaHistory(kit.History):
+    review_template = "mafia/review.html"
+    replay_notes = {
+        "everyone": _(
+            "Everyone: every role turned up, and every choice of the night so far."
+        ),
+        "own": _("What you knew at this step."),
+        "other": _(
+            "Exactly what this player knew at this step: their card, their own "
+            "choices, and the mafia's nights if they woke with them."
+        ),
+    }
+
+    sentence = staticmethod(sentences.sentence)
+    step_kind = staticmethod(sentences.step_kind)
+
+    def review(
+        self, game: Game, names: Mapping[int, str], states: kit.States
+    ) -> dict[str, Any]:
+        return review.review(game, names, states)
+
+
+class MafiaStats(kit.Stats):
     facts = stats.FACTS
 
-    def fact_condition(self, fact: str, player_id: int) -> Q:
-        return stats.fact_condition(fact, player_id)
+    condition = staticmethod(stats.fact_condition)
 
-    def player_figures(
+    def figures(
         self, seats: QuerySet[Seat], url: Callable[..., str]
-    ) -> list[Figure]:
+    ) -> list[kit.Figure]:
         return stats.figures(stats.player_facts(seats), url)
 
-    def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
-        return export.export(game, seats)
 
-    def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
-        return export.export_action(action)
+class MafiaExport(kit.Export):
+    records = staticmethod(export.export)
 
-    def import_action(
-        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        return export.import_action(state, seat, action, data)
+    action = staticmethod(export.export_action)
+    restore_action = staticmethod(export.import_action)
+    verify = staticmethod(export.verify)
 
-    def verify_export(
-        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
-    ) -> list[str]:
-        return export.verify(final_view, data)
+
+class MafiaRules(kit.Rules):
+    template = "mafia/rules.html"
+
+    def context(self, ruleset: str) -> dict[str, Any]:
+        """The ten cards, read from what the engine deals."""
+        words = words_for(ruleset)
+        counts: dict[str, int] = {}
+        sides: dict[str, str] = {}
+        for role in DEALT:
+            counts[role.value] = counts.get(role.value, 0) + 1
+            side = Side.MAFIA if role in MAFIA_ROLES else Side.CITIZENS
+            sides[role.value] = side.value
+        return {
+            "deal": [
+                (words.role(code), count, words.side(sides[code]))
+                for code, count in counts.items()
+            ],
+            "ruleset": engine.get_ruleset(ruleset),
+        }
+
+
+class MafiaFamily(kit.Family):
+    code = "mafia"
+    live = Live()
+    moves = Moves()
+    records = MafiaRecords()
+    history = MafiaHistory()
+    stats = MafiaStats()
+    export = MafiaExport()
+    rules = MafiaRules()
+    programs = kit.Programs(schemas.MafiaView, schemas.MafiaMove)
+
+    def words(self, ruleset: str) -> Words:
+        return words_for(ruleset)
 
 
 FAMILY = MafiaFamily()

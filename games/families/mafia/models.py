@@ -15,8 +15,6 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.models import Game, Seat
-
 
 class Departure(models.Model):
     """A player leaving a ``mafia`` game."""
@@ -26,10 +24,10 @@ class Departure(models.Model):
         DAY = "day", pgettext_lazy("mafia left", "by day")
 
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="mafia_departures"
+        "games.Game", on_delete=models.CASCADE, related_name="mafia_departures"
     )
     seat = models.OneToOneField(
-        Seat, on_delete=models.CASCADE, related_name="mafia_departure"
+        "games.Seat", on_delete=models.CASCADE, related_name="mafia_departure"
     )
     at = models.CharField(_("when"), max_length=8, choices=At.choices)
     number = models.PositiveSmallIntegerField(

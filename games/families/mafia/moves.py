@@ -12,8 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games import errors
-from games.forms import field_int, field_one, field_values
+from games.kit import (
+    NotAMove,
+    field_choice,
+    field_int,
+    field_ints,
+    field_one,
+    field_values,
+)
 
 BARE = ("confirm_night", "inquiry", "midday", "close_vote", "end_day")
 MODES = ("shoot", "slaughter", "recruit", "pass")
@@ -41,14 +47,10 @@ def _night(kind: str, fields: Any) -> dict[str, Any]:
         action["target"] = _seat_or_none(field_one(fields, "target"))
         return action
     if form == "pair":
-        action["targets"] = [
-            field_int(v.strip()) for v in field_values(fields, "targets")
-        ]
+        action["targets"] = field_ints(fields, "targets")
         return action
     if form == "general":
-        mode = field_one(fields, "mode")
-        if mode not in MODES:
-            raise errors.BadAction
+        mode = field_choice(fields, "mode", MODES)
         action["mode"] = mode
         target = field_values(fields, "target")
         action["target"] = (
@@ -59,7 +61,7 @@ def _night(kind: str, fields: Any) -> dict[str, Any]:
             guess[0].strip() if mode == "slaughter" and guess and guess[0] else None
         )
         return action
-    raise errors.BadAction
+    raise NotAMove
 
 
 def parse_move(fields: Any) -> dict[str, Any]:
@@ -70,9 +72,7 @@ def parse_move(fields: Any) -> dict[str, Any]:
     if kind == "vote":
         return {
             "type": "vote",
-            "candidates": [
-                field_int(v.strip()) for v in field_values(fields, "candidates")
-            ],
+            "candidates": field_ints(fields, "candidates"),
         }
     if kind in BARE:
         return {"type": kind}
@@ -80,20 +80,17 @@ def parse_move(fields: Any) -> dict[str, Any]:
         timer = field_one(fields, "timer")
         timer_kind, _colon, subject = timer.partition(":")
         if timer_kind not in TIMERS:
-            raise errors.BadAction
+            raise NotAMove
         return {
             "type": "timer",
             "kind": timer_kind,
             "subject": None if subject in ("", NONE) else field_int(subject),
         }
     if kind == "start_vote":
-        vote = field_one(fields, "vote")
-        if vote not in VOTES:
-            raise errors.BadAction
-        return {"type": "start_vote", "vote": vote}
+        return {"type": "start_vote", "vote": field_choice(fields, "vote", VOTES)}
     if kind in ("warn", "kick"):
         return {"type": kind, "target": field_int(field_one(fields, "target"))}
-    raise errors.BadAction
+    raise NotAMove
 
 
 def complete_move(

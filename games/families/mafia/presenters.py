@@ -27,8 +27,7 @@ from django.utils.translation import pgettext
 
 from games.engine import MODERATOR
 from games.families.mafia.words import Words, words_for
-from numerals.digits import localize
-from numerals.lists import list_separator
+from games.kit import list_separator, localize
 
 ROLE_ORDER = (
     "general",

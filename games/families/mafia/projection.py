@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games import engine
 from games.families.mafia.models import Departure
-from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
 
 
 def project(

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games import engine
 from games.families.mafia import presenters
 from games.families.mafia.presenters import (
     SNIPER,
@@ -34,17 +33,13 @@ from games.families.mafia.presenters import (
     _names,
 )
 from games.families.mafia.words import Words, words_for
-from games.models import Game
-from games.state import load_state
+from games.kit import States, final_view
+
+if TYPE_CHECKING:
+    from games.kit import Game
 
 MAFIA_ROLES = ("general", "demolisher", "traitor_soldier")
 PARTISAN_SEES = ("traitor_soldier", "soldier")
-
-
-def final_view(game: Game) -> dict[str, Any]:
-    """The game's last view, seen by everyone: once it is over, the ledger with
-    every night is in it (the engine's own reveal)."""
-    return engine.view(load_state(game), None)
 
 
 # --- the record in words ------------------------------------------------------------
@@ -453,11 +448,11 @@ def page(view: Mapping[str, Any], names: Mapping[int, str]) -> ReviewPage:
     )
 
 
-def review(game: Game, names: Mapping[int, str]) -> dict[str, Any]:
+def review(game: Game, names: Mapping[int, str], states: States) -> dict[str, Any]:
     """The family's part of the review page's context. ``final`` replaces the
     platform's banner object (the live board has no winner words of its own);
     ``export_note`` the platform's words on what the export leaves out."""
-    shown = page(final_view(game), names)
+    shown = page(final_view(game, states), names)
     context: dict[str, Any] = {
         "review": shown,
         "export_note": _(

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, RootModel, SerializerFunctionWrapHandler, model_serializer
 
-from games.schemas import Answer, OptionValue, Request
+from games.kit import Answer, OptionValue, Request
 
 Seat = Annotated[int, Field(ge=0, le=9, description="A seat in table order, from 0.")]
 Target = Annotated[int, Field(ge=-1, le=9)]

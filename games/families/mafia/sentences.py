@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.families.mafia.words import words_for
-from numerals.lists import names_list
+from games.kit import names_list
 
 MILESTONES = frozenset({"morning", "vote_closed", "colonel_shot", "game_over"})
 

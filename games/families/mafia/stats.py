@@ -20,13 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-from games.families.registry import Figure, Text
-from games.models import Game, Seat
+from games.kit import Figure, Text, game_model, seat_model
+
+if TYPE_CHECKING:
+    from games.kit import Seat
 
 CITIZENS, MAFIA = "citizens", "mafia"
 SOLDIER = "soldier"
@@ -84,10 +87,10 @@ def rulesets() -> list[str]:
 def fact_condition(fact: str, player_id: int) -> Q:
     """The games behind one figure of ``player_id`` (see :data:`FACTS`); finished
     games only: sides and roles are written at the end."""
-    seats = Seat.objects.filter(
+    seats = seat_model().objects.filter(
         _CONDITIONS[fact],
         user_id=player_id,
-        game__status=Game.Status.FINISHED,
+        game__status=game_model().Status.FINISHED,
         game__ruleset__in=rulesets(),
     )
     return Q(pk__in=seats.values("game_id"))
@@ -97,7 +100,7 @@ def player_facts(seats: QuerySet[Seat]) -> MafiaFacts:
     """The figures over ``seats`` (a player's seats in the games a viewer may see):
     one query."""
     finished = seats.filter(
-        game__status=Game.Status.FINISHED, game__ruleset__in=rulesets()
+        game__status=game_model().Status.FINISHED, game__ruleset__in=rulesets()
     )
     totals = finished.aggregate(
         **{

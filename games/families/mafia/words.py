@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.families.registry import GameWords, Text
+from games.kit import GameWords, Text
 
 
 @dataclass(frozen=True, kw_only=True)

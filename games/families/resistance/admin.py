@@ -7,7 +7,6 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from games.admin import HIDDEN, ReadOnlyAdmin, finished
 from games.families.resistance.models import (
     Check,
     Mission,
@@ -16,6 +15,7 @@ from games.families.resistance.models import (
     Shot,
     Vote,
 )
+from games.kit import HIDDEN, ReadOnlyAdmin, finished
 
 
 @admin.register(Mission)

@@ -11,7 +11,7 @@ class ResistanceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games.families import registry
+        from games import kit
         from games.families.resistance.family import FAMILY
 
-        registry.register(FAMILY)
+        kit.register(FAMILY)

@@ -15,11 +15,13 @@ present them as such.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.families.resistance.engine import GameState, Phase
 from games.families.resistance.review import game_record
-from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
 
 
 def export(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:

@@ -1,16 +1,15 @@
 """The Resistance family (``partisans``, ``trust_no_one``, ``werewolves``) as the
-platform sees it: one object that hands each of the platform's questions to the
-family's own module."""
+platform sees it: its parts, each handing the platform's questions to the family's
+own module."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from games import engine
-from games.families.registry import Family, Figure
+from games import engine, kit
 from games.families.resistance import (
     export,
     moves,
@@ -23,8 +22,9 @@ from games.families.resistance import (
     stats,
 )
 from games.families.resistance.words import WORDS, Words
-from games.kit.regions import Region
-from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
 
 _TOP = (
     "checks",
@@ -49,17 +49,16 @@ def _top_reads(view: Mapping[str, Any]) -> tuple[str, ...]:
     return _TOP
 
 
-class ResistanceFamily(Family):
-    code = "resistance"
+class Live(kit.LivePage):
     regions = (
-        Region(
+        kit.Region(
             "top",
             "resistance/top.html",
             reads=_top_reads,
             column="top",
             facts=("ended_by",),
         ),
-        Region(
+        kit.Region(
             "status",
             "resistance/status.html",
             public=True,
@@ -74,14 +73,14 @@ class ResistanceFamily(Family):
                 "waiting_for",
             ),
         ),
-        Region(
+        kit.Region(
             "action",
             "resistance/action.html",
             column="top",
             reads=("legal", "me.seat", "me.vote", "phase"),
             facts=("turn",),
         ),
-        Region(
+        kit.Region(
             "board",
             "resistance/board.html",
             public=True,
@@ -100,13 +99,13 @@ class ResistanceFamily(Family):
                 "voters",
             ),
         ),
-        Region(
+        kit.Region(
             "card",
             "resistance/card.html",
             reads=("checks", "legal", "me", "phase", "sniper"),
             facts=("turn", "status", "chats"),
         ),
-        Region(
+        kit.Region(
             "record",
             "resistance/record.html",
             public=True,
@@ -114,14 +113,78 @@ class ResistanceFamily(Family):
             reads=("checks", "history", "me", "phase", "sniper"),
         ),
     )
+
+    def board(
+        self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
+    ) -> Any:
+        return presenters.board(view, names, playing=playing)
+
+
+class Moves(kit.MoveCodec):
+    parse = staticmethod(moves.parse_move)
+
+
+class ResistanceRecords(kit.Records):
+    def project(
+        self,
+        *,
+        game: Game,
+        seats: Mapping[int, Seat],
+        events: Sequence[engine.Event],
+        state: Any,
+    ) -> None:
+        projection.project(game=game, seats=seats, events=events)
+
+    def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
+        if payload.get("type") == "play":
+            payload["card"] = "•"  # who played which card is never shown
+        elif payload.get("type") == "vote" and not finished:
+            payload["approve"] = "•"
+        return payload
+
+
+class ResistanceHistory(kit.History):
     review_template = "resistance/review.html"
-    rules_template = "resistance/rules.html"
-    view_schema, move_schema = schemas.ResistanceView, schemas.ResistanceMove
 
-    def words(self, ruleset: str) -> Words:
-        return WORDS[ruleset]
+    sentence = staticmethod(sentences.sentence)
+    step_kind = staticmethod(sentences.step_kind)
 
-    def rules_context(self, ruleset: str) -> dict[str, Any]:
+    def review(
+        self, game: Game, names: Mapping[int, str], states: kit.States
+    ) -> dict[str, Any]:
+        seats = list(game.seats.order_by("position", "pk"))
+        return {"review": review.game_record(game, seats)}
+
+    def analysis(self, game: Game, seat: int | None, states: kit.States) -> kit.Odds:
+        return odds.odds_of_log(states.game_setup(game), states.action_log(game), seat)
+
+
+class ResistanceStats(kit.Stats):
+    facts = stats.FACTS
+
+    condition = staticmethod(stats.fact_condition)
+
+    def figures(
+        self, seats: QuerySet[Seat], url: Callable[..., str]
+    ) -> list[kit.Figure]:
+        return stats.figures(stats.player_facts(seats), url)
+
+
+class ResistanceExport(kit.Export):
+    def records(
+        self, game: Game, seats: Sequence[Seat], states: kit.States
+    ) -> dict[str, Any]:
+        return export.export(game, seats)
+
+    action = staticmethod(export.export_action)
+    restore_action = staticmethod(export.import_action)
+    verify = staticmethod(export.verify)
+
+
+class ResistanceRules(kit.Rules):
+    template = "resistance/rules.html"
+
+    def context(self, ruleset: str) -> dict[str, Any]:
         """The seeds' tables as rows, read from the engine's data so the page can
         never disagree with the game."""
         rules = engine.get_ruleset(ruleset)
@@ -143,71 +206,20 @@ class ResistanceFamily(Family):
             "ruleset": rules,
         }
 
-    def board(
-        self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
-    ) -> Any:
-        return presenters.board(view, names, playing=playing)
 
-    def parse_move(self, fields: Any) -> dict[str, Any]:
-        return moves.parse_move(fields)
+class ResistanceFamily(kit.Family):
+    code = "resistance"
+    live = Live()
+    moves = Moves()
+    records = ResistanceRecords()
+    history = ResistanceHistory()
+    stats = ResistanceStats()
+    export = ResistanceExport()
+    rules = ResistanceRules()
+    programs = kit.Programs(schemas.ResistanceView, schemas.ResistanceMove)
 
-    def project(
-        self,
-        *,
-        game: Game,
-        seats: Mapping[int, Seat],
-        events: Sequence[engine.Event],
-        state: Any,
-    ) -> None:
-        projection.project(game=game, seats=seats, events=events)
-
-    def admin_action(self, payload: dict[str, Any], finished: bool) -> dict[str, Any]:
-        if payload.get("type") == "play":
-            payload["card"] = "•"  # who played which card is never shown
-        elif payload.get("type") == "vote" and not finished:
-            payload["approve"] = "•"
-        return payload
-
-    def sentence(
-        self, event: engine.Event, ruleset: str, names: Mapping[int, str]
-    ) -> str:
-        return sentences.sentence(event, ruleset, names)
-
-    def step_kind(self, events: Sequence[engine.Event]) -> tuple[str, bool]:
-        return sentences.step_kind(events)
-
-    def review(self, game: Game, names: Mapping[int, str]) -> dict[str, Any]:
-        seats = list(game.seats.order_by("position", "pk"))
-        return {"review": review.game_record(game, seats)}
-
-    def analysis(self, game: Game, seat: int | None) -> Any:
-        return odds.odds(game, seat)
-
-    facts = stats.FACTS
-
-    def fact_condition(self, fact: str, player_id: int) -> Q:
-        return stats.fact_condition(fact, player_id)
-
-    def player_figures(
-        self, seats: QuerySet[Seat], url: Callable[..., str]
-    ) -> list[Figure]:
-        return stats.figures(stats.player_facts(seats), url)
-
-    def export(self, game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
-        return export.export(game, seats)
-
-    def export_action(self, action: dict[str, Any]) -> dict[str, Any]:
-        return export.export_action(action)
-
-    def import_action(
-        self, state: Any, seat: int, action: dict[str, Any], data: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        return export.import_action(state, seat, action, data)
-
-    def verify_export(
-        self, final_view: Mapping[str, Any], data: Mapping[str, Any]
-    ) -> list[str]:
-        return export.verify(final_view, data)
+    def words(self, ruleset: str) -> Words:
+        return WORDS[ruleset]
 
 
 FAMILY = ResistanceFamily()

@@ -12,8 +12,6 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, Seat
-
 
 class Side(models.TextChoices):
     GOOD = "good", _("good")
@@ -28,7 +26,9 @@ class Mission(models.Model):
         SUCCESS = "success", _("success")
         FAIL = "fail", _("fail")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="missions")
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="missions"
+    )
     number = models.PositiveSmallIntegerField(_("mission"))
     size = models.PositiveSmallIntegerField(_("team size"))
     two_fails = models.BooleanField(_("needs two fails"), default=False)
@@ -36,7 +36,7 @@ class Mission(models.Model):
         _("result"), max_length=8, choices=Result.choices, blank=True
     )
     fails = models.PositiveSmallIntegerField(_("fail cards"), null=True, blank=True)
-    team = models.ManyToManyField(Seat, related_name="missions", blank=True)
+    team = models.ManyToManyField("games.Seat", related_name="missions", blank=True)
 
     class Meta:
         verbose_name = _("mission")
@@ -70,13 +70,15 @@ class MissionCard(models.Model):
 class Proposal(models.Model):
     """A team put to the vote: by whom, for which mission, with what result."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="proposals")
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="proposals"
+    )
     mission_number = models.PositiveSmallIntegerField(_("mission"))
     attempt = models.PositiveSmallIntegerField(_("attempt"))
     leader = models.ForeignKey(
-        Seat, on_delete=models.CASCADE, related_name="led_proposals"
+        "games.Seat", on_delete=models.CASCADE, related_name="led_proposals"
     )
-    team = models.ManyToManyField(Seat, related_name="proposals_on")
+    team = models.ManyToManyField("games.Seat", related_name="proposals_on")
     approved = models.BooleanField(_("approved"), null=True, blank=True)
     public_lean = models.CharField(
         _("public odds lean to"),
@@ -112,7 +114,9 @@ class Vote(models.Model):
     proposal = models.ForeignKey(
         Proposal, on_delete=models.CASCADE, related_name="votes"
     )
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="votes")
+    seat = models.ForeignKey(
+        "games.Seat", on_delete=models.CASCADE, related_name="votes"
+    )
     approve = models.BooleanField(_("approve"))
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
@@ -130,13 +134,15 @@ class Vote(models.Model):
 class Check(models.Model):
     """A use of the check token: the private result and the public claim."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checks")
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="checks"
+    )
     after_mission = models.PositiveSmallIntegerField(_("after mission"))
     holder = models.ForeignKey(
-        Seat, on_delete=models.CASCADE, related_name="checks_made"
+        "games.Seat", on_delete=models.CASCADE, related_name="checks_made"
     )
     target = models.ForeignKey(
-        Seat, on_delete=models.CASCADE, related_name="checks_received"
+        "games.Seat", on_delete=models.CASCADE, related_name="checks_received"
     )
     result = models.CharField(_("true side"), max_length=8, choices=Side.choices)
     claim = models.CharField(
@@ -156,9 +162,11 @@ class Check(models.Model):
 class Shot(models.Model):
     """The sniper's shot at the end of a game with the scout preset."""
 
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="shot")
-    sniper = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
-    target = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, related_name="shot"
+    )
+    sniper = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="+")
+    target = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="+")
     hit = models.BooleanField(_("hit the scout"))
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 

@@ -19,9 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import engine
 from games.families.resistance.engine.analysis import analyse_steps
 from games.families.resistance.words import phrases_for
-from games.models import Game
-from games.state import action_log, game_setup
-from history.analysis import Odds
+from games.kit import Odds
 
 EXPLANATION = gettext_lazy(
     "Each number is the chance, in percent, that the player was on the evil side, "
@@ -68,11 +66,6 @@ def _mark(view: dict[str, Any], before: dict[str, Any] | None, ruleset: str) -> 
         name = phrases_for(ruleset).mission_number % {"n": check["after_mission"]}
         return str(_("%(mission)s: a check") % {"mission": name})
     return ""
-
-
-def odds(game: Game, seat: int | None) -> Odds:
-    """The analysis board's odds of a finished ``game`` as ``seat`` knew them."""
-    return odds_of_log(game_setup(game), action_log(game), seat)
 
 
 def odds_of_log(

@@ -34,7 +34,7 @@ from games.families.resistance.words import (
     side_name,
     words_for,
 )
-from numerals.lists import names_list
+from games.kit import names_list
 
 MAX_REJECTIONS = 5
 

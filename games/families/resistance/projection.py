@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Prefetch, Subquery
 
@@ -25,7 +25,9 @@ from games.families.resistance.models import (
     Shot,
     Vote,
 )
-from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
 
 
 def project(

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch
 
 from games.families.resistance.models import Check, Mission, Proposal, Shot, Vote
-from games.models import Game, Seat
+from games.kit import seat_model
+
+if TYPE_CHECKING:
+    from games.kit import Game, Seat
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,7 @@ def game_record(game: Game, seats: Sequence[Seat]) -> ResistanceRecord:
     proposals = (
         Proposal.objects.filter(game=game, approved__isnull=False)
         .prefetch_related(
-            Prefetch("team", queryset=Seat.objects.only("pk")),
+            Prefetch("team", queryset=seat_model().objects.only("pk")),
             Prefetch(
                 "votes", queryset=Vote.objects.only("seat_id", "approve", "proposal_id")
             ),
@@ -79,7 +83,7 @@ def game_record(game: Game, seats: Sequence[Seat]) -> ResistanceRecord:
     )
     missions = (
         Mission.objects.filter(game=game)
-        .prefetch_related(Prefetch("team", queryset=Seat.objects.only("pk")))
+        .prefetch_related(Prefetch("team", queryset=seat_model().objects.only("pk")))
         .order_by("number")
     )
     record = ResistanceRecord()

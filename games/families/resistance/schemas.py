@@ -17,7 +17,7 @@ from games import engine
 from games.families.resistance.engine import SIDES, Phase
 from games.families.resistance.engine.rules import MISSIONS
 from games.families.resistance.engine.state import CARDS
-from games.schemas import Answer, Channel, OptionValue, Request
+from games.kit import Answer, Channel, OptionValue, Request
 
 RULESETS = tuple(
     code

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.families.resistance.words import phrases_for, side_name
-from numerals.lists import names_list
+from games.kit import names_list
 
 MILESTONES = frozenset(
     {"propose", "votes_revealed", "mission_done", "check", "claim", "shoot"}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import (
     BooleanField,
@@ -30,10 +30,12 @@ from django.db.models import (
 )
 from django.utils.translation import gettext_lazy as _
 
-from games.families.registry import Figure
 from games.families.resistance.deduction import APPROVE, REJECT
 from games.families.resistance.models import Mission, Proposal, Vote
-from games.models import Game, Seat
+from games.kit import Figure, game_model, seat_model
+
+if TYPE_CHECKING:
+    from games.kit import Seat
 
 GOOD, EVIL = "good", "evil"
 TeamSeat = Proposal.team.through
@@ -94,7 +96,7 @@ def _member_of(field: str, ids: QuerySet[Any]) -> ExpressionWrapper:
 
 def fact_condition(fact: str, player_id: int) -> Q:
     """The games behind one figure of ``player_id`` (see :data:`FACTS`)."""
-    games_played = Seat.objects.filter(user_id=player_id).values("game_id")
+    games_played = seat_model().objects.filter(user_id=player_id).values("game_id")
     if fact in ("evil_missions", "evil_missions_failed"):
         missions = Mission.objects.filter(
             team__user_id=player_id, team__side=EVIL
@@ -128,7 +130,7 @@ def player_facts(seats: QuerySet[Seat]) -> ResistanceFacts:
     """The figures over ``seats`` (a player's seats in the games a viewer may see):
     four queries."""
     facts = ResistanceFacts()
-    finished = seats.filter(game__status=Game.Status.FINISHED)
+    finished = seats.filter(game__status=game_model().Status.FINISHED)
     totals = (
         Mission.objects.filter(team__in=finished.filter(side=EVIL))
         .exclude(result="")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import npgettext_lazy, pgettext_lazy
 
-from games.families.registry import GameWords, Text
+from games.kit import GameWords, Text
 
 
 @dataclass(frozen=True)

@@ -61,15 +61,22 @@ hidden ones.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any, NamedTuple, cast
 
+from games.engine.oracle import (
+    LEAVES,
+    Element,
+    SeatScanner,
+    Where,
+    all_seat_keys,
+    render,
+    scan,
+    seat_of,
+    seats_named,
+)
 from games.families.cells.engine.rules import side_of
 from games.families.cells.engine.sides import ROLES, Side
 from games.families.cells.engine.state import (
@@ -87,10 +94,6 @@ __all__ = ["Leak", "Secret", "find_leaks", "secrets", "visible_positions"]
 CARD, SIDE, ROLE, SEEN, EXCHANGED = "card", "side", "role", "seen", "exchanged"
 HAND, HELD, DISCARD, DECK = "hand", "held", "discard", "deck"
 
-_VOID = {
-    "area", "base", "br", "col", "embed", "hr", "img", "input",
-    "link", "meta", "source", "track", "wbr",
-}  # fmt: skip
 _HAND_KEYS = ("hand", "held", "drawn", "passed")
 _DISCARD_KEYS = ("discard", "discards", "discarded")
 _SEEN_KEYS = ("card", "cards", "seen")
@@ -244,15 +247,6 @@ def _mission_secrets(state: GameState, seat: int | None) -> list[Secret]:
 # --- reading payloads -----------------------------------------------------------------
 
 
-def _seat_of(value: object) -> int | None:
-    """A seat number written as an int or a string of digits (JSON object keys)."""
-    if type(value) is int:
-        return value
-    if type(value) is str and value.strip().isdigit():
-        return int(value)
-    return None
-
-
 def _code(value: object) -> str | None:
     return value.strip().casefold() if isinstance(value, str) else None
 
@@ -291,19 +285,6 @@ def _within(stated: Sequence[str], hidden: Sequence[str]) -> bool:
     return min(have.values()) >= 0
 
 
-Where = Any
-"""Where in a payload: a string, or ``(parent, key)`` pairs built while walking and
-rendered as ``$.me.swap.mine.card`` only for a leak, so a clean walk formats nothing."""
-
-
-def _render(where: Where) -> str:
-    parts = []
-    while type(where) is tuple:
-        where, key = where
-        parts.append(f"[{key}]" if type(key) is int else f".{key}")
-    return str(where) + "".join(reversed(parts))
-
-
 @dataclass
 class _Index:
     """The viewer's secrets arranged for lookups."""
@@ -326,7 +307,7 @@ class _Index:
     leaks: list[Leak] = field(default_factory=list)
 
     def add(self, secret: Secret, where: Where) -> None:
-        leak = Leak(secret.kind, secret.seat, secret.value, _render(where))
+        leak = Leak(secret.kind, secret.seat, secret.value, render(where))
         if leak not in self.leaks:
             self.leaks.append(leak)
 
@@ -443,8 +424,6 @@ _CODES = frozenset(
 
 # --- dicts and JSON -------------------------------------------------------------------
 
-_LEAVES = frozenset({str, int, bool, float, type(None)})
-
 
 def _walk(index: _Index, node: object, where: Where, move: Secret | None) -> None:
     if isinstance(node, Mapping):
@@ -452,17 +431,17 @@ def _walk(index: _Index, node: object, where: Where, move: Secret | None) -> Non
     elif isinstance(node, list | tuple):
         item: object
         for position, item in enumerate(cast(Sequence[object], node)):
-            if type(item) not in _LEAVES:
+            if type(item) not in LEAVES:
                 _walk(index, item, (where, position), move)
 
 
 def _walk_mapping(
     index: _Index, node: Mapping[Any, Any], where: Where, move: Secret | None
 ) -> None:
-    named_step = _seat_of(node.get("step")) if node.get("kind") in _MOVES else None
+    named_step = seat_of(node.get("step")) if node.get("kind") in _MOVES else None
     if named_step is not None:
         move = index.seen.get(named_step, move)
-    subject = _seat_of(node.get("seat"))
+    subject = seat_of(node.get("seat"))
     if subject is not None:
         if "card" in node and "slot" in node:
             index.card(subject, node["slot"], node["card"], (where, "card"))
@@ -486,7 +465,7 @@ def _walk_mapping(
         for key in _SEEN_KEYS:
             if key in node:
                 index.shown_by_move(move, node[key], (where, key))
-    number = _seat_of(node.get("number", node.get("mission")))
+    number = seat_of(node.get("number", node.get("mission")))
     if node.get("type") == "discard":
         # A move: its "cards" are the colours one may discard (the hand's colours),
         # its "card" the discard itself.
@@ -503,79 +482,47 @@ def _walk_mapping(
         elif key == "deck":
             index.in_deck(value, (where, key))
         elif codes and key in codes:
-            for seat in _seats_named(value):
+            for seat in seats_named(value):
                 index.side(seat, key, (where, key))
                 index.role(seat, key, (where, key))
-        if type(value) in _LEAVES:
+        if type(value) in LEAVES:
             continue
-        if codes and isinstance(value, Mapping) and _all_seat_keys(value):
+        if codes and isinstance(value, Mapping) and all_seat_keys(value):
             for seat_key, code in value.items():
-                named = _seat_of(seat_key)
+                named = seat_of(seat_key)
                 if named is not None and isinstance(code, str):
                     index.side(named, code, ((where, key), seat_key))
                     index.role(named, code, ((where, key), seat_key))
         _walk(index, value, (where, key), move)
 
 
-def _seats_named(value: object) -> list[int]:
-    if isinstance(value, list | tuple):
-        return [s for s in map(_seat_of, value) if s is not None]
-    seat = _seat_of(value)
-    return [] if seat is None else [seat]
-
-
-def _all_seat_keys(mapping: Mapping[Any, Any]) -> bool:
-    return bool(mapping) and all(_seat_of(key) is not None for key in mapping)
-
-
 # --- HTML -----------------------------------------------------------------------------
 
 
-class _Element:
-    __slots__ = ("move", "seat", "slot", "tag", "text")
-
-    def __init__(
-        self, tag: str, seat: int | None, slot: str | None, move: Secret | None
-    ) -> None:
-        self.tag = tag
-        self.seat = seat
-        self.slot = slot
-        self.move = move
-        self.text: list[str] = []
-
-
-class _Marks(HTMLParser):
+class _Marks(SeatScanner):
     """Walks a page fragment, checking every element's marks and seats' text."""
 
     def __init__(
         self, index: _Index, words: Mapping[str, Sequence[str]] | None
     ) -> None:
-        super().__init__(convert_charrefs=True)
+        super().__init__(words)
         self.index = index
-        # Whole words only, so that one word inside another is not read as it.
-        self.words = {
-            str(code).casefold(): [
-                re.compile(rf"(?<!\w){re.escape(w.casefold())}(?!\w)")
-                for w in shown
-                if w
-            ]
-            for code, shown in (words or {}).items()
-        }
-        self.stack: list[_Element] = []
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        marks = {name: value or "" for name, value in attrs}
+    def opened(
+        self, tag: str, marks: dict[str, str], parent: Element | None
+    ) -> Element:
+        """An element's marks; its ``extra`` is its card's slot and the move
+        that showed it (a swap's or a look's step)."""
         index = self.index
-        parent = self.stack[-1] if self.stack else None
-        move = parent.move if parent is not None else None
+        move = parent.extra[1] if parent is not None else None
         step = (
-            _seat_of(marks.get("data-step"))
+            seat_of(marks.get("data-step"))
             if marks.get("data-kind") in _MOVES
             else None
         )
         if step is not None:
             move = index.seen.get(step, move)
-        seat = _seat_of(marks.get("data-seat", ""))
+        seat = seat_of(marks.get("data-seat", ""))
         slot = _code(marks.get("data-slot"))
         where = f"<{tag} data-seat={seat}>" if seat is not None else f"<{tag}>"
         if seat is not None:
@@ -601,66 +548,31 @@ class _Marks(HTMLParser):
             )
             index.exchange(swap, marks["data-exchanged"], f"{where} data-exchanged")
         if "data-hand" in marks:
-            number = _seat_of(marks.get("data-number", marks.get("data-mission")))
+            number = seat_of(marks.get("data-number", marks.get("data-mission")))
             index.mission_cards(number, marks["data-hand"], f"{where} data-hand")
         if "data-discard" in marks:
             index.discarded(marks["data-discard"], f"{where} data-discard")
         if "data-deck" in marks:
             index.in_deck(marks["data-deck"], f"{where} data-deck")
-        element = _Element(tag, seat, slot, move)
-        if tag in _VOID:
-            self._close(element)
-        else:
-            self.stack.append(element)
+        return Element(tag, seat, extra=(slot, move))
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-        if tag not in _VOID and self.stack and self.stack[-1].tag == tag:
-            self._close(self.stack.pop())
-
-    def handle_endtag(self, tag: str) -> None:
-        if not any(element.tag == tag for element in self.stack):
-            return  # a stray end tag: browsers ignore it too
-        while self.stack:
-            element = self.stack.pop()
-            self._close(element)
-            if element.tag == tag:
-                break
-
-    def handle_data(self, data: str) -> None:
-        for element in reversed(self.stack):
-            if element.seat is not None:
-                element.text.append(data)
-                return
-
-    def finish(self) -> None:
-        self.close()
-        while self.stack:
-            self._close(self.stack.pop())
-
-    def _close(self, element: _Element) -> None:
+    def closed(self, element: Element, text: str) -> None:
         seat = element.seat
-        if seat is None or not self.words:
+        if seat is None:
             return
-        # Read the text both run together and split at tags: "шпи<b>он</b>" and
-        # "шпион<br>ok" each show a word to someone.
-        text = "".join(element.text).casefold()
-        if not text.strip():
-            return
-        text += "\n" + " ".join(element.text).casefold()
+        slot = element.extra[0]
         index = self.index
         facts: list[Secret] = []
         if seat in index.sides:
             facts.append(Secret(SIDE, seat, index.sides[seat]))
         if seat in index.roles:
             facts.append(Secret(ROLE, seat, index.roles[seat]))
-        colour = index.cards.get((seat, element.slot or ""))
+        colour = index.cards.get((seat, slot or ""))
         if colour is not None:
-            facts.append(Secret(CARD, seat, colour, element.slot or ""))
+            facts.append(Secret(CARD, seat, colour, slot or ""))
         for fact in facts:
-            for shown in self.words.get(str(fact.value), ()):
-                if shown.search(text):
-                    index.add(fact, f"text of data-seat={seat}")
+            if self.shows(fact.value, text):
+                index.add(fact, f"text of data-seat={seat}")
 
 
 # --- the oracle -----------------------------------------------------------------------
@@ -678,17 +590,9 @@ def find_leaks(
     """The secrets of ``seat`` that ``payload`` gives away; ``[]`` means clean.
     ``after`` and ``own`` describe a replay's perspective, as for ``view``."""
     index = _index(state, seat, after, own)
-    if isinstance(payload, bytes):
-        payload = payload.decode("utf-8")
-    if isinstance(payload, str):
-        text = payload.strip()
-        if text[:1] in ("{", "["):
-            with contextlib.suppress(ValueError):  # not JSON: read it as HTML
-                payload = json.loads(text)
-        if isinstance(payload, str):
-            parser = _Marks(index, words)
-            parser.feed(payload)
-            parser.finish()
-            return index.leaks
-    _walk(index, payload, "$", None)
+    scan(
+        payload,
+        data=lambda data: _walk(index, data, "$", None),
+        page=_Marks(index, words).read,
+    )
     return index.leaks

@@ -19,8 +19,6 @@ from games.engine.core import (
     Event,
     GameIsOver,
     GameSetup,
-    IllegalAction,
-    MalformedAction,
     NotSeated,
     Outcome,
     WrongPhase,
@@ -74,7 +72,6 @@ __all__ = [
     "deal",
     "decider",
     "legal_actions",
-    "replay",
     "reshuffled",
     "roles_now",
     "side_of",
@@ -593,22 +590,3 @@ def apply(
     if state.phase is Phase.LOOK and type(move) is not Confirm:
         raise NotStarted()
     return _MOVES[type(move)](state, seat, move)
-
-
-def replay(
-    ruleset: CellsRuleset, game_setup: GameSetup, log: Iterable[Any]
-) -> GameState:
-    """Deal again and apply every ``(seat, action)`` of the log in order."""
-    state = deal(ruleset, game_setup)
-    for index, entry in enumerate(log):
-        try:
-            seat, action = entry
-            state, _ = apply(state, seat, action)
-        except IllegalAction as error:
-            error.step = index
-            raise
-        except (TypeError, ValueError):
-            malformed = MalformedAction(detail="a log entry is a (seat, action) pair")
-            malformed.step = index
-            raise malformed from None
-    return state

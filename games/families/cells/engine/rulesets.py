@@ -8,21 +8,15 @@ of spy cards, the reshuffle) is a field here or a constant of :mod:`.rules`, nev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from random import Random
-from typing import Any
+from types import ModuleType
+from typing import ClassVar
 
 from games.engine.core import (
-    BadOptionValue,
-    Event,
-    GameSetup,
     OptionSpec,
-    OptionValue,
-    Outcome,
-    UnknownOption,
     register,
 )
+from games.engine.rulesets import RulesetBase
 from games.engine.text import gettext_noop
 from games.families.cells.engine import bots, rules, view
 from games.families.cells.engine.actions import Action, parse_action
@@ -33,13 +27,18 @@ __all__ = ["CELLS", "HOUSE_DECISIONS", "CellsRuleset"]
 
 
 @dataclass(frozen=True, slots=True)
-class CellsRuleset:
+class CellsRuleset(RulesetBase):
     """The ``cells`` game as data, plus the door to its rules.
 
-    The methods only hand over to the family's modules (:mod:`.rules`, :mod:`.view`,
-    :mod:`.bots`); they exist so that :mod:`games.engine.core` can dispatch on
-    ``state.ruleset`` without knowing this family.
+    :class:`~games.engine.rulesets.RulesetBase` hands each question to the family's
+    modules (:mod:`.rules`, :mod:`.view`, :mod:`.bots`), so that
+    :mod:`games.engine.core` can dispatch on ``state.ruleset`` without knowing this
+    family.
     """
+
+    rules: ClassVar[ModuleType] = rules
+    views: ClassVar[ModuleType] = view
+    bots: ClassVar[ModuleType] = bots
 
     code: str
     options: tuple[OptionSpec, ...]
@@ -53,83 +52,12 @@ class CellsRuleset:
     role_codes: tuple[str, ...] = (RESISTANCE, SPY)
     has_moderator: bool = False
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # A pickled state points back at the registered ruleset, not a copy of it.
-        return (_registered, (self.code,))
-
-    def normalise_options(self, options: Mapping[str, Any]) -> dict[str, OptionValue]:
-        """Every option with its default filled in; unknown names and values raise."""
-        specs = {spec.name: spec for spec in self.options}
-        chosen: dict[str, OptionValue] = {}
-        for name, value in options.items():
-            spec = specs.get(name)
-            if spec is None:
-                raise UnknownOption(option=str(name))
-            if not spec.accepts(value):
-                raise BadOptionValue(option=name, value=repr(value))
-            chosen[name] = value
-        return {spec.name: chosen.get(spec.name, spec.default) for spec in self.options}
-
-    def setup(self, game_setup: GameSetup) -> GameState:
-        return rules.deal(self, game_setup)
-
-    def start(self, game_setup: GameSetup) -> tuple[GameState, list[Event]]:
-        return rules.start(self, game_setup)
-
-    def apply(
-        self, state: GameState, seat: int, action: Mapping[str, Any] | Action
-    ) -> tuple[GameState, list[Event]]:
-        return rules.apply(state, seat, action)
-
-    def replay(
-        self, game_setup: GameSetup, log: Iterable[tuple[int, Any]]
-    ) -> GameState:
-        return rules.replay(self, game_setup, log)
-
     def parse_action(self, state: GameState, action: object) -> Action:
         return parse_action(action, state.table.players)
-
-    def legal_actions(
-        self, state: GameState, seat: int | None
-    ) -> tuple[dict[str, Any], ...]:
-        return rules.legal_actions(state, seat)
-
-    def waiting_for(self, state: GameState) -> frozenset[int]:
-        return rules.waiting_for(state)
-
-    def turn(self, state: GameState) -> int:
-        return state.turn
-
-    def outcome(self, state: GameState) -> Outcome | None:
-        return state.outcome
 
     def final_roles(self, state: GameState) -> tuple[tuple[str, str], ...]:
         """``(role, side)`` per seat, by the majority of its cards at the end."""
         return tuple(rules.roles_now(state))
-
-    def view(
-        self,
-        state: GameState,
-        seat: int | None,
-        *,
-        after: GameState | None = None,
-        own: bool = True,
-        memo: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        return view.view(state, seat, after=after, own=own)
-
-    def random_action(
-        self, state: GameState, rng: Random
-    ) -> tuple[int, dict[str, Any]]:
-        return bots.random_action(state, rng)
-
-    def bot_action(self, view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
-        return bots.bot_action(view, rng)
-
-
-def _registered(code: str) -> CellsRuleset:
-    """The ruleset of this family registered under ``code`` (for unpickling)."""
-    return _BY_CODE[code]
 
 
 CHAT = OptionSpec(

@@ -40,15 +40,21 @@ A statement counts only when it is the truth: a wrong one gives nothing away.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any, NamedTuple, cast
 
 from games.engine.core import MODERATOR
+from games.engine.oracle import (
+    LEAVES,
+    Element,
+    SeatScanner,
+    Where,
+    all_seat_keys,
+    render,
+    scan,
+    seat_of,
+)
 from games.families.mafia.engine.knowledge import knows, woke_with_team
 from games.families.mafia.engine.roles import ROLE_CODES, SIDES, Role, Side
 from games.families.mafia.engine.state import GameState, Phase, Pick, Step
@@ -170,30 +176,8 @@ def secrets(
     return found
 
 
-def _seat_of(value: object) -> int | None:
-    """A seat number written as an int or a string of digits (JSON object keys)."""
-    if type(value) is int:
-        return value
-    if type(value) is str and value.isdigit():
-        return int(value)
-    return None
-
-
 def _as_code(value: object) -> str | None:
     return value.strip().casefold() if isinstance(value, str) else None
-
-
-Where = Any
-"""Where in a payload: a string, or ``(parent, key)`` pairs built while walking and
-rendered as ``$.me.known[0].side`` only for a leak, so a clean walk formats nothing."""
-
-
-def _render(where: Where) -> str:
-    parts = []
-    while type(where) is tuple:
-        where, key = where
-        parts.append(f"[{key}]" if type(key) is int else f".{key}")
-    return str(where) + "".join(reversed(parts))
 
 
 @dataclass
@@ -215,7 +199,7 @@ class _Index:
     leaks: list[Leak] = field(default_factory=list)
 
     def add(self, kind: str, seat: int, value: str | int, where: Where) -> None:
-        leak = Leak(kind, seat, value, _render(where))
+        leak = Leak(kind, seat, value, render(where))
         if leak not in self.leaks:
             self.leaks.append(leak)
 
@@ -259,8 +243,6 @@ def _index(
 
 # --- dicts and JSON -------------------------------------------------------------------
 
-_LEAVES = frozenset({str, int, bool, float, type(None)})
-
 
 def _context(node: Mapping[Any, Any], inherited: str | None) -> str | None:
     """The night (``night N``) or midday (``day N``) a mapping speaks of."""
@@ -274,20 +256,20 @@ def _context(node: Mapping[Any, Any], inherited: str | None) -> str | None:
 
 
 def _targets(node: Mapping[Any, Any]) -> list[int]:
-    named = [_seat_of(node.get("target"))]
+    named = [seat_of(node.get("target"))]
     targets = node.get("targets")
     if isinstance(targets, list | tuple):
-        named.extend(_seat_of(seat) for seat in targets)
+        named.extend(seat_of(seat) for seat in targets)
     return [seat for seat in named if seat is not None]
 
 
 def _seats_named(value: object) -> list[int]:
     if isinstance(value, Mapping):
-        seat = _seat_of(value.get("seat"))
+        seat = seat_of(value.get("seat"))
         return [] if seat is None else [seat]
     if isinstance(value, list | tuple):
-        return [s for s in map(_seat_of, value) if s is not None]
-    seat = _seat_of(value)
+        return [s for s in map(seat_of, value) if s is not None]
+    seat = seat_of(value)
     return [] if seat is None else [seat]
 
 
@@ -297,7 +279,7 @@ def _walk(index: _Index, node: object, where: Where, context: str | None) -> Non
     elif isinstance(node, list | tuple):
         item: object
         for position, item in enumerate(cast(Sequence[object], node)):
-            if type(item) not in _LEAVES:
+            if type(item) not in LEAVES:
                 _walk(index, item, (where, position), context)
 
 
@@ -306,7 +288,7 @@ def _walk_mapping(
 ) -> None:
     context = _context(node, context)
     viewer = index.viewer
-    subject = _seat_of(node.get("seat"))
+    subject = seat_of(node.get("seat"))
     step = node.get("step")
     if subject is not None and subject != viewer:
         if "side" in node:
@@ -324,7 +306,7 @@ def _walk_mapping(
             if (context, step, target) in index.picks:
                 index.add(PICK, target, step, (where, "target"))
     if "reading" in node and index.readings:
-        about = _seat_of(node.get("target"))
+        about = seat_of(node.get("target"))
         reading = _as_code(node["reading"])
         if about is not None and reading is not None:
             for (seat, note), value in index.readings.items():
@@ -344,61 +326,34 @@ def _walk_mapping(
             for seat in _seats_named(value):
                 if seat != viewer:
                     index.code_word(seat, key, (where, key))
-        if type(value) in _LEAVES:
+        if type(value) in LEAVES:
             continue
-        if secret_facts and isinstance(value, Mapping) and _all_seat_keys(value):
+        if secret_facts and isinstance(value, Mapping) and all_seat_keys(value):
             for seat_key, code in value.items():
-                keyed = _seat_of(seat_key)
+                keyed = seat_of(seat_key)
                 if keyed is not None and keyed != viewer and isinstance(code, str):
                     index.code_word(keyed, code, ((where, key), seat_key))
         _walk(index, value, (where, key), context)
 
 
-def _all_seat_keys(mapping: Mapping[Any, Any]) -> bool:
-    return bool(mapping) and all(_seat_of(key) is not None for key in mapping)
-
-
 # --- HTML -----------------------------------------------------------------------------
 
-_VOID = {
-    "area", "base", "br", "col", "embed", "hr", "img", "input",
-    "link", "meta", "source", "track", "wbr",
-}  # fmt: skip
 
-
-class _Element:
-    __slots__ = ("quiet", "seat", "tag", "text")
-
-    def __init__(self, tag: str, seat: int | None, quiet: bool) -> None:
-        self.tag = tag
-        self.seat = seat
-        self.quiet = quiet
-        self.text: list[str] = []
-
-
-class _SeatMarks(HTMLParser):
-    """Walks a page fragment, checking every ``data-seat`` element's marks and text."""
+class _SeatMarks(SeatScanner):
+    """Checks every ``data-seat`` element's marks and text; a claim's or a chat
+    line's text is its writer's own words."""
 
     def __init__(self, index: _Index, words: Mapping[str, Sequence[str]] | None):
-        super().__init__(convert_charrefs=True)
+        super().__init__(words)
         self.index = index
-        self.words = {
-            str(code).casefold(): [
-                re.compile(rf"(?<!\w){re.escape(w.casefold())}(?!\w)")
-                for w in shown
-                if w
-            ]
-            for code, shown in (words or {}).items()
-        }
-        self.stack: list[_Element] = []
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        marks = {name: value or "" for name, value in attrs}
-        parent = self.stack[-1] if self.stack else None
+    def opened(
+        self, tag: str, marks: dict[str, str], parent: Element | None
+    ) -> Element:
         quiet = (parent is not None and parent.quiet) or any(
             name in marks for name in ("data-claim", "data-said")
         )
-        seat = _seat_of(marks.get("data-seat", "").strip())
+        seat = seat_of(marks.get("data-seat", ""))
         index = self.index
         if seat is not None and seat != index.viewer:
             where = f"<… data-seat={seat}>"
@@ -411,55 +366,17 @@ class _SeatMarks(HTMLParser):
                 if reading in {v for (s, _), v in index.readings.items() if s == seat}:
                     assert reading is not None
                     index.add(READING, seat, reading, f"{where} data-reading")
-        element = _Element(tag, seat, quiet)
-        if tag in _VOID:
-            self._close(element)
-        else:
-            self.stack.append(element)
+        return Element(tag, seat, quiet=quiet)
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-        if tag not in _VOID and self.stack and self.stack[-1].tag == tag:
-            self._close(self.stack.pop())
-
-    def handle_endtag(self, tag: str) -> None:
-        if not any(element.tag == tag for element in self.stack):
-            return  # a stray end tag: browsers ignore it too
-        while self.stack:
-            element = self.stack.pop()
-            self._close(element)
-            if element.tag == tag:
-                break
-
-    def handle_data(self, data: str) -> None:
-        for element in reversed(self.stack):
-            if element.quiet:
-                return
-            if element.seat is not None:
-                element.text.append(data)
-                return
-
-    def finish(self) -> None:
-        self.close()
-        while self.stack:
-            self._close(self.stack.pop())
-
-    def _close(self, element: _Element) -> None:
+    def closed(self, element: Element, text: str) -> None:
         seat = element.seat
-        if seat is None or seat == self.index.viewer or not self.words:
+        if seat is None or seat == self.index.viewer:
             return
-        text = "".join(element.text).casefold()
-        if not text.strip():
-            return
-        text += "\n" + " ".join(element.text).casefold()
         for secret in self.index.by_seat.get(seat, ()):
-            if secret.kind not in (SIDE, ROLE):
-                continue
-            for shown in self.words.get(str(secret.value).casefold(), ()):
-                if shown.search(text):
-                    self.index.add(
-                        secret.kind, seat, secret.value, f"text of data-seat={seat}"
-                    )
+            if secret.kind in (SIDE, ROLE) and self.shows(secret.value, text):
+                self.index.add(
+                    secret.kind, seat, secret.value, f"text of data-seat={seat}"
+                )
 
 
 # --- the oracle -----------------------------------------------------------------------
@@ -477,17 +394,9 @@ def find_leaks(
     """The secrets of ``seat`` that ``payload`` gives away; ``[]`` means clean.
     ``after`` and ``own`` describe a replay's perspective, as for ``view``."""
     index = _index(state, seat, after, own)
-    if isinstance(payload, bytes):
-        payload = payload.decode("utf-8")
-    if isinstance(payload, str):
-        text = payload.strip()
-        if text[:1] in ("{", "["):
-            with contextlib.suppress(ValueError):  # not JSON: read it as HTML
-                payload = json.loads(text)
-        if isinstance(payload, str):
-            parser = _SeatMarks(index, words)
-            parser.feed(payload)
-            parser.finish()
-            return index.leaks
-    _walk(index, payload, "$", None)
+    scan(
+        payload,
+        data=lambda data: _walk(index, data, "$", None),
+        page=_SeatMarks(index, words).read,
+    )
     return index.leaks

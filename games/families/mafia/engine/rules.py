@@ -12,7 +12,7 @@ the table are fields of :class:`~.state.House`, read and never looked up by name
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import TYPE_CHECKING, Any
 
@@ -21,8 +21,6 @@ from games.engine.core import (
     Event,
     GameIsOver,
     GameSetup,
-    IllegalAction,
-    MalformedAction,
     NotSeated,
 )
 from games.families.mafia.engine import day
@@ -98,7 +96,6 @@ __all__ = [
     "deal",
     "house_of",
     "legal_actions",
-    "replay",
     "start",
     "waiting_for",
 ]
@@ -617,22 +614,3 @@ def _decision(state: GameState) -> tuple[Any, ...]:
         len(state.votes),
         None if midday is None else midday.stage,
     )
-
-
-def replay(
-    ruleset: MafiaRuleset, game_setup: GameSetup, log: Iterable[Any]
-) -> GameState:
-    """Deal again and apply every ``(seat, action)`` of the log in order."""
-    state = deal(ruleset, game_setup)
-    for index, entry in enumerate(log):
-        try:
-            seat, action = entry
-            state, _ = apply(state, seat, action)
-        except IllegalAction as error:
-            error.step = index
-            raise
-        except (TypeError, ValueError):
-            malformed = MalformedAction(detail="a log entry is a (seat, action) pair")
-            malformed.step = index
-            raise malformed from None
-    return state

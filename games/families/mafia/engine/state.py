@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from games.engine.core import GameSetup, Outcome
+from games.engine.states import evolve as evolve
 from games.families.mafia.engine.roles import Role, Side
 
 if TYPE_CHECKING:
@@ -427,20 +428,3 @@ class GameState:
     @property
     def house(self) -> House:
         return self.table.house
-
-
-_new_state = object.__new__
-
-
-def evolve(state: GameState, **changes: Any) -> GameState:
-    """A copy of ``state`` with ``changes``: the one way rules make a new state.
-
-    Copies the instance dictionary directly; the frozen dataclass still refuses
-    attribute assignment everywhere else.  Tests check that every state carries
-    exactly the dataclass's fields, which guards against a misspelt change.
-    """
-    new: GameState = _new_state(GameState)
-    fields = new.__dict__
-    fields.update(state.__dict__)
-    fields.update(changes)
-    return new

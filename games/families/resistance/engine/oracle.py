@@ -27,15 +27,22 @@ finished vote with ``mission`` and ``attempt`` (``data-mission`` and
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any, NamedTuple, cast
 
+from games.engine.oracle import (
+    LEAVES,
+    Element,
+    SeatScanner,
+    Where,
+    all_seat_keys,
+    render,
+    scan,
+    seat_of,
+    seats_named,
+)
 from games.families.resistance.engine.knowledge import knows
 from games.families.resistance.engine.sides import Side
 from games.families.resistance.engine.state import CARDS, GameState, Phase, VoteRecord
@@ -46,10 +53,6 @@ SIDE, ROLE, VOTE, CARD, CHECK_RESULT = "side", "role", "vote", "card", "check_re
 
 _APPROVE = {"true", "1", "yes", "y", "approve", "approved", "for"}
 _REJECT = {"false", "0", "no", "n", "reject", "rejected", "against"}
-_VOID = {
-    "area", "base", "br", "col", "embed", "hr", "img", "input",
-    "link", "meta", "source", "track", "wbr",
-}  # fmt: skip
 
 
 class Secret(NamedTuple):
@@ -147,15 +150,6 @@ def _live_secrets(state: GameState, seat: int | None) -> list[Secret]:
     return found
 
 
-def _seat_of(value: object) -> int | None:
-    """A seat number written as an int or a string of digits (JSON object keys)."""
-    if type(value) is int:
-        return value
-    if type(value) is str and value.isdigit():
-        return int(value)
-    return None
-
-
 def _as_vote(value: object) -> bool | None:
     if type(value) is bool:
         return value
@@ -170,19 +164,6 @@ def _as_vote(value: object) -> bool | None:
 
 def _as_code(value: object) -> str | None:
     return value.strip().casefold() if isinstance(value, str) else None
-
-
-Where = Any
-"""Where in a payload: a string, or ``(parent, key)`` pairs built while walking and
-rendered as ``$.me.known[0].side`` only for a leak, so a clean walk formats nothing."""
-
-
-def _render(where: Where) -> str:
-    parts = []
-    while type(where) is tuple:
-        where, key = where
-        parts.append(f"[{key}]" if type(key) is int else f".{key}")
-    return str(where) + "".join(reversed(parts))
 
 
 @dataclass
@@ -204,7 +185,7 @@ class _Index:
     leaks: list[Leak] = field(default_factory=list)
 
     def add(self, kind: str, seat: int, value: str | bool, where: Where) -> None:
-        leak = Leak(kind, seat, value, _render(where))
+        leak = Leak(kind, seat, value, render(where))
         if leak not in self.leaks:
             self.leaks.append(leak)
 
@@ -250,7 +231,7 @@ class _Index:
             self.add(SIDE, seat, code, where)
 
     def names_finished_vote(self, mission: object, attempt: object) -> bool:
-        return (_seat_of(mission), _seat_of(attempt)) in self.finished
+        return (seat_of(mission), seat_of(attempt)) in self.finished
 
     def is_finished_vote(self, votes: Mapping[Any, Any]) -> bool:
         """Whether ``votes`` is one finished vote shown whole (public)."""
@@ -296,7 +277,6 @@ def _codes(role_codes: tuple[str, ...]) -> frozenset[str]:
 # --- dicts and JSON -------------------------------------------------------------------
 
 _ABOUT_SEAT = ("seat", "target")
-_LEAVES = frozenset({str, int, bool, float, type(None)})
 _FACTS = (
     ("side", _Index.side),
     ("role", _Index.role),
@@ -311,7 +291,7 @@ _FACTS = (
 def _subject(node: Mapping[Any, Any]) -> int | None:
     for key in _ABOUT_SEAT:
         if key in node:
-            seat = _seat_of(node[key])
+            seat = seat_of(node[key])
             if seat is not None:
                 return seat
     return None
@@ -321,16 +301,9 @@ def _votes_mapping(index: _Index, votes: Mapping[Any, Any], where: Where) -> Non
     if index.is_finished_vote(votes):
         return  # a finished vote, shown whole: public
     for key, value in votes.items():
-        seat = _seat_of(key)
+        seat = seat_of(key)
         if seat is not None:
             index.vote(seat, value, (where, key))
-
-
-def _seats_named(value: object) -> list[int]:
-    if isinstance(value, list | tuple):
-        return [s for s in map(_seat_of, value) if s is not None]
-    seat = _seat_of(value)
-    return [] if seat is None else [seat]
 
 
 def _walk(index: _Index, node: object, where: Where, finished: bool) -> None:
@@ -340,7 +313,7 @@ def _walk(index: _Index, node: object, where: Where, finished: bool) -> None:
     elif kind is list or kind is tuple or isinstance(node, list | tuple):
         item: object
         for position, item in enumerate(cast(Sequence[object], node)):
-            if type(item) not in _LEAVES:
+            if type(item) not in LEAVES:
                 _walk(index, item, (where, position), finished)
     elif isinstance(node, Mapping):
         _walk_mapping(index, node, where, finished)
@@ -363,28 +336,24 @@ def _walk_mapping(
     codes = index.codes
     for key, value in node.items():
         if key in codes:
-            for seat in _seats_named(value):
+            for seat in seats_named(value):
                 if seat != index.viewer:
                     index.side(seat, key, (where, key))
                     index.role(seat, key, (where, key))
-        if type(value) in _LEAVES:
+        if type(value) in LEAVES:
             continue
         if key == "votes" and isinstance(value, Mapping):
             if index.votes and not finished:
                 _votes_mapping(index, value, (where, key))
-        elif codes and isinstance(value, Mapping) and _all_seat_keys(value):
+        elif codes and isinstance(value, Mapping) and all_seat_keys(value):
             _seat_keyed(index, value, (where, key))
         _walk(index, value, (where, key), finished)
-
-
-def _all_seat_keys(mapping: Mapping[Any, Any]) -> bool:
-    return bool(mapping) and all(_seat_of(key) is not None for key in mapping)
 
 
 def _seat_keyed(index: _Index, mapping: Mapping[Any, Any], where: Where) -> None:
     """``{seat: "evil"}`` and the like: a side or role code per seat."""
     for key, value in mapping.items():
-        seat = _seat_of(key)
+        seat = seat_of(key)
         if seat is None or seat == index.viewer or not isinstance(value, str):
             continue
         index.side(seat, value, (where, key))
@@ -394,41 +363,20 @@ def _seat_keyed(index: _Index, mapping: Mapping[Any, Any], where: Where) -> None
 # --- HTML -----------------------------------------------------------------------------
 
 
-class _Element:
-    __slots__ = ("finished", "quiet", "seat", "tag", "text")
-
-    def __init__(self, tag: str, seat: int | None, finished: bool, quiet: bool) -> None:
-        self.tag = tag
-        self.seat = seat
-        self.finished = finished
-        self.quiet = quiet
-        self.text: list[str] = []
-
-
-class _SeatMarks(HTMLParser):
-    """Walks a page fragment, checking every ``data-seat`` element's marks and text."""
+class _SeatMarks(SeatScanner):
+    """Checks every ``data-seat`` element's marks and text; an element inside a
+    finished vote (``extra``) may show its votes, a claim's text is the claimant's."""
 
     def __init__(
         self, index: _Index, words: Mapping[str, Sequence[str]] | None
     ) -> None:
-        super().__init__(convert_charrefs=True)
+        super().__init__(words)
         self.index = index
-        # Whole words only: the evil side's name ("traitors") must not read as the
-        # plain role ("traitor") a seat may not know.
-        self.words = {
-            str(code).casefold(): [
-                re.compile(rf"(?<!\w){re.escape(w.casefold())}(?!\w)")
-                for w in shown
-                if w
-            ]
-            for code, shown in (words or {}).items()
-        }
-        self.stack: list[_Element] = []
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        marks = {name: value or "" for name, value in attrs}
-        parent = self.stack[-1] if self.stack else None
-        finished = (parent is not None and parent.finished) or (
+    def opened(
+        self, tag: str, marks: dict[str, str], parent: Element | None
+    ) -> Element:
+        finished = (parent is not None and bool(parent.extra)) or (
             "data-mission" in marks
             and "data-attempt" in marks
             and self.index.names_finished_vote(
@@ -438,41 +386,10 @@ class _SeatMarks(HTMLParser):
         quiet = (parent is not None and parent.quiet) or any(
             name in marks for name in ("data-claim", "data-said")
         )
-        seat = _seat_of(marks.get("data-seat", "").strip())
+        seat = seat_of(marks.get("data-seat", ""))
         if seat is not None and seat != self.index.viewer:
             self._check_marks(seat, marks, finished)
-        element = _Element(tag, seat, finished, quiet)
-        if tag in _VOID:
-            self._close(element)
-        else:
-            self.stack.append(element)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-        if tag not in _VOID and self.stack and self.stack[-1].tag == tag:
-            self._close(self.stack.pop())
-
-    def handle_endtag(self, tag: str) -> None:
-        if not any(element.tag == tag for element in self.stack):
-            return  # a stray end tag: browsers ignore it too
-        while self.stack:
-            element = self.stack.pop()
-            self._close(element)
-            if element.tag == tag:
-                break
-
-    def handle_data(self, data: str) -> None:
-        for element in reversed(self.stack):
-            if element.quiet:
-                return
-            if element.seat is not None:
-                element.text.append(data)
-                return
-
-    def finish(self) -> None:
-        self.close()
-        while self.stack:
-            self._close(self.stack.pop())
+        return Element(tag, seat, quiet=quiet, extra=finished)
 
     def _check_marks(self, seat: int, marks: dict[str, str], finished: bool) -> None:
         index = self.index
@@ -490,27 +407,20 @@ class _SeatMarks(HTMLParser):
         if "data-check-result" in marks:
             index.result(seat, marks["data-check-result"], f"{where} data-check-result")
 
-    def _close(self, element: _Element) -> None:
+    def closed(self, element: Element, text: str) -> None:
         seat = element.seat
-        if seat is None or seat == self.index.viewer or not self.words:
+        if seat is None or seat == self.index.viewer:
             return
-        # Read the text both run together and split at tags: "разведчик<br>ok" and
-        # "развед<b>чик</b>" each show a word to someone.
-        text = "".join(element.text).casefold()
-        if not text.strip():
-            return
-        text += "\n" + " ".join(element.text).casefold()
         for secret in self.index.by_seat.get(seat, ()):
-            if secret.kind == VOTE and element.finished:
+            if secret.kind == VOTE and element.extra:
                 continue
             code = secret.value
             if isinstance(code, bool):
                 code = "approve" if code else "reject"
-            for shown in self.words.get(code.casefold(), ()):
-                if shown.search(text):
-                    self.index.add(
-                        secret.kind, seat, secret.value, f"text of data-seat={seat}"
-                    )
+            if self.shows(code, text):
+                self.index.add(
+                    secret.kind, seat, secret.value, f"text of data-seat={seat}"
+                )
 
 
 # --- the oracle -----------------------------------------------------------------------
@@ -528,17 +438,9 @@ def find_leaks(
     """The secrets of ``seat`` that ``payload`` gives away; ``[]`` means clean.
     ``after`` and ``own`` describe a replay's perspective, as for ``view``."""
     index = _index(state, seat, after, own)
-    if isinstance(payload, bytes):
-        payload = payload.decode("utf-8")
-    if isinstance(payload, str):
-        text = payload.strip()
-        if text[:1] in ("{", "["):
-            with contextlib.suppress(ValueError):  # not JSON: read it as HTML
-                payload = json.loads(text)
-        if isinstance(payload, str):
-            parser = _SeatMarks(index, words)
-            parser.feed(payload)
-            parser.finish()
-            return index.leaks
-    _walk(index, payload, "$", finished=False)
+    scan(
+        payload,
+        data=lambda data: _walk(index, data, "$", finished=False),
+        page=_SeatMarks(index, words).read,
+    )
     return index.leaks

@@ -20,8 +20,6 @@ from games.engine.core import (
     Event,
     GameIsOver,
     GameSetup,
-    IllegalAction,
-    MalformedAction,
     NotSeated,
     Outcome,
     WrongPhase,
@@ -73,7 +71,6 @@ __all__ = [
     "apply",
     "deal",
     "legal_actions",
-    "replay",
     "start",
     "team_size",
     "voters",
@@ -621,22 +618,3 @@ def _decision(state: GameState) -> tuple[Phase, int, int, int]:
     same team, playing the same mission) a move sent a step earlier still means what
     its player meant."""
     return (state.phase, state.mission, len(state.history), len(state.checks))
-
-
-def replay(
-    ruleset: ResistanceRuleset, game_setup: GameSetup, log: Iterable[Any]
-) -> GameState:
-    """Deal again and apply every ``(seat, action)`` of the log in order."""
-    state = deal(ruleset, game_setup)
-    for index, entry in enumerate(log):
-        try:
-            seat, action = entry
-            state, _ = apply(state, seat, action)
-        except IllegalAction as error:
-            error.step = index
-            raise
-        except (TypeError, ValueError):
-            malformed = MalformedAction(detail="a log entry is a (seat, action) pair")
-            malformed.step = index
-            raise malformed from None
-    return state

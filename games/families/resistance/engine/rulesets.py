@@ -9,21 +9,18 @@ presets, chat, role codes) is a field of :class:`ResistanceRuleset`, never an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from random import Random
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from games.engine.core import (
     BadOptionValue,
-    Event,
-    GameSetup,
     OptionSpec,
     OptionValue,
-    Outcome,
-    UnknownOption,
     register,
 )
+from games.engine.rulesets import RulesetBase
 from games.engine.text import gettext_noop
 from games.families.resistance.engine import bots, rules, view
 from games.families.resistance.engine.actions import Action, parse_action
@@ -89,13 +86,18 @@ CHECK_AFTER_MISSIONS = frozenset({2, 3, 4})
 
 
 @dataclass(frozen=True, slots=True)
-class ResistanceRuleset:
+class ResistanceRuleset(RulesetBase):
     """One game of the Resistance family, as data, plus the door to its rules.
 
-    The methods only hand over to the family's modules (:mod:`.rules`, :mod:`.view`,
-    :mod:`.bots`); they exist so that :mod:`games.engine.core` can
-    dispatch on ``state.ruleset`` without knowing this family.
+    :class:`~games.engine.rulesets.RulesetBase` hands each question to the family's
+    modules (:mod:`.rules`, :mod:`.view`, :mod:`.bots`), so that
+    :mod:`games.engine.core` can dispatch on ``state.ruleset`` without knowing this
+    family.
     """
+
+    rules: ClassVar[ModuleType] = rules
+    views: ClassVar[ModuleType] = view
+    bots: ClassVar[ModuleType] = bots
 
     code: str
     team_sizes: tuple[tuple[int, tuple[int, ...]], ...]
@@ -132,10 +134,6 @@ class ResistanceRuleset:
         if ("chat" in names) != self.chat_optional:
             raise ValueError(f"{self.code}: an optional chat is offered as an option")
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # A pickled state points back at the registered ruleset, not a copy of it.
-        return (_registered, (self.code,))
-
     @property
     def role_codes(self) -> tuple[str, ...]:
         """Every role code this game can deal: good, evil, then the presets' roles."""
@@ -143,59 +141,19 @@ class ResistanceRuleset:
         return (self.good_role, self.evil_role, *(r for r in extra if r is not None))
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, OptionValue]:
-        """Every option with its default filled in; unknown names and values raise."""
-        specs = {spec.name: spec for spec in self.options}
-        chosen: dict[str, OptionValue] = {}
-        for name, value in options.items():
-            if name == "chat" and not self.chat_optional:
-                # Accepted for symmetry with the other games, but not switchable.
-                if value is not self.chat_default:
-                    raise BadOptionValue(option="chat", value=repr(value))
-                continue
-            spec = specs.get(name)
-            if spec is None:
-                raise UnknownOption(option=str(name))
-            if not spec.accepts(value):
-                raise BadOptionValue(option=name, value=repr(value))
-            chosen[name] = value
-        normalised = {
-            spec.name: chosen.get(spec.name, spec.default) for spec in self.options
-        }
+        """Every option with its default filled in; unknown names and values raise.
+        A game whose chat is not an option still takes ``chat`` at its default."""
+        options = dict(options)
+        if "chat" in options and not self.chat_optional:
+            value = options.pop("chat")
+            if value is not self.chat_default:
+                raise BadOptionValue(option="chat", value=repr(value))
+        normalised = RulesetBase.normalise_options(self, options)
         normalised.setdefault("chat", self.chat_default)
         return normalised
 
-    def setup(self, game_setup: GameSetup) -> GameState:
-        return rules.deal(self, game_setup)
-
-    def start(self, game_setup: GameSetup) -> tuple[GameState, list[Event]]:
-        return rules.start(self, game_setup)
-
-    def apply(
-        self, state: GameState, seat: int, action: Mapping[str, Any] | Action
-    ) -> tuple[GameState, list[Event]]:
-        return rules.apply(state, seat, action)
-
-    def replay(
-        self, game_setup: GameSetup, log: Iterable[tuple[int, Any]]
-    ) -> GameState:
-        return rules.replay(self, game_setup, log)
-
     def parse_action(self, state: GameState, action: object) -> Action:
         return parse_action(action, state.table.players)
-
-    def legal_actions(
-        self, state: GameState, seat: int | None
-    ) -> tuple[dict[str, Any], ...]:
-        return rules.legal_actions(state, seat)
-
-    def waiting_for(self, state: GameState) -> frozenset[int]:
-        return rules.waiting_for(state)
-
-    def turn(self, state: GameState) -> int:
-        return state.turn
-
-    def outcome(self, state: GameState) -> Outcome | None:
-        return state.outcome
 
     def final_roles(self, state: GameState) -> tuple[tuple[str, str], ...]:
         table = state.table
@@ -214,19 +172,6 @@ class ResistanceRuleset:
         memo: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         return view.view(state, seat, after=after, own=own, memo=memo)
-
-    def random_action(
-        self, state: GameState, rng: Random
-    ) -> tuple[int, dict[str, Any]]:
-        return bots.random_action(state, rng)
-
-    def bot_action(self, view: Mapping[str, Any], rng: Random) -> dict[str, Any]:
-        return bots.bot_action(view, rng)
-
-
-def _registered(code: str) -> ResistanceRuleset:
-    """The ruleset of this family registered under ``code`` (for unpickling)."""
-    return _BY_CODE[code]
 
 
 SCOUT = OptionSpec(

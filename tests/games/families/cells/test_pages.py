@@ -12,7 +12,7 @@ from django.utils import translation
 
 from games import engine, services
 from games.families.cells.engine import HOUSE_DECISIONS
-from games.families.registry import family_of, playable_rulesets
+from games.kit.family import family_of, playable_rulesets
 from games.models import Game
 from history import replay
 from tests.factories import UserFactory
@@ -103,13 +103,13 @@ def test_every_step_of_a_game_is_said_in_words() -> None:
 
 def test_the_admin_never_shows_a_discard_and_an_exchange_only_after_the_end() -> None:
     family = family_of("cells")
-    assert family.admin_action({"type": "discard", "card": "red"}, True) == {
+    assert family.records.admin_action({"type": "discard", "card": "red"}, True) == {
         "type": "discard",
         "card": "•",
     }
-    hidden = family.admin_action({"type": "exchange", "exchange": True}, False)
+    hidden = family.records.admin_action({"type": "exchange", "exchange": True}, False)
     assert hidden == {"type": "exchange", "exchange": "•"}
-    shown = family.admin_action({"type": "exchange", "exchange": True}, True)
+    shown = family.records.admin_action({"type": "exchange", "exchange": True}, True)
     assert shown == {"type": "exchange", "exchange": True}
     assert engine.get_ruleset("cells").family == "cells"
 

@@ -14,7 +14,7 @@ from django.test import Client
 from games import engine, errors, services
 from games.engine import oracle
 from games.families.mafia.engine import HOUSE_DECISIONS
-from games.families.registry import family_of, playable_rulesets
+from games.kit.family import family_of, playable_rulesets
 from games.models import Game
 from games.selectors import my_tables
 from games.state import load_state
