@@ -25,6 +25,7 @@ from games.families.resistance.models import (
     Shot,
     Vote,
 )
+from games.kit import seat_model
 
 if TYPE_CHECKING:
     from games.kit import Game, Seat
@@ -67,7 +68,7 @@ def _played(game: Game, seats: Mapping[int, Seat]) -> list[tuple[list[int], int]
     (the public facts behind the odds), from its records."""
     position = {seat.pk: at for at, seat in seats.items()}
     missions = Mission.objects.filter(game=game, fails__gt=0).prefetch_related(
-        Prefetch("team", queryset=Seat.objects.only("pk"))
+        Prefetch("team", queryset=seat_model().objects.only("pk"))
     )
     return [
         ([position[member.pk] for member in mission.team.all()], mission.fails or 0)
