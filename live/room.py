@@ -170,7 +170,10 @@ class Room:
         if self.table is None:
             return
         table = await database_sync_to_async(tables.with_away)(self.table)
+        unchanged = table.away == self.table.away
         self.table = table
+        if unchanged:
+            return  # a socket came and went, and nobody is away who was not before
         for screen in list(self.screens):
             frame = screen.presence_frame(table, table.away)
             if frame is not None:
