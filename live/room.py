@@ -219,7 +219,8 @@ class Room:
             await self._gone()
             return False
         table, change, lines, last_line = found
-        first = self.table is None
+        before = self.table
+        first = before is None
         self.change_id = max(self.change_id, change)
         self.table = table
         self.chat_seen = max(self.chat_seen, last_line)
@@ -228,6 +229,8 @@ class Room:
         await self._show(table)
         for line in lines:
             await self._send_line(table, line)
+        if before is not None and before.away == table.away:
+            return True  # nobody left or came back meanwhile
         for screen in list(self.screens):
             frame = screen.presence_frame(table, table.away)
             if frame is not None:
