@@ -150,7 +150,7 @@ def _moments(
                 "stage": label,
                 "name": names.get(seat, "?"),
                 "side": odds.evil_one if side == "evil" else odds.good_one,
-                "percent": _("%(n)s%% evil") % {"n": percent(after[seat])},
+                "percent": odds.evil_percent % {"n": percent(after[seat])},
             }
             moments.append(Moment(first, index, seat, side, text))
         if became:

@@ -106,6 +106,9 @@ class Odds:
     """And of the good side ("one of the agents")."""
     explanation: Text
     """What a cell means and what the odds assume, for this family."""
+    evil_percent: Text
+    """A seat's chance of being on the evil side, with ``%(n)s`` for the whole
+    percent ("%(n)s%% evil")."""
 
 
 # --- the parts ---------------------------------------------------------------------

@@ -84,4 +84,5 @@ def odds_of_log(
         evil_one=phrases.evil_one,
         good_one=phrases.good_one,
         explanation=EXPLANATION,
+        evil_percent=gettext_lazy("%(n)s%% evil"),
     )
