@@ -556,6 +556,7 @@ def _apply_move(
     *,
     by_bot: bool = False,
     claim: Callable[[list[str]], None] | None = None,
+    now: dt.datetime | None = None,
 ) -> tuple[Any, list[str]]:
     """One move on the locked row ``game`` at ``state``: the action row, the family's
     records, the new turn and deadline, the end of the game. Returns the new state
@@ -576,7 +577,7 @@ def _apply_move(
     over = engine.outcome(new_state)
     if over is not None:
         fields += _finish(game, over)
-    _set_deadline(game, new_state, changed=game.turn != before)
+    _set_deadline(game, new_state, changed=game.turn != before, now=now)
     if claim is not None:
         claim(fields)
     GameAction.objects.create(
@@ -614,11 +615,14 @@ def _after_save(game: Game, new_state: Any) -> None:
     push.table_changed_on_commit(game, lobby=over, written=True)
 
 
-def _set_deadline(game: Game, state: Any, *, changed: bool) -> None:
+def _set_deadline(
+    game: Game, state: Any, *, changed: bool, now: dt.datetime | None = None
+) -> None:
     """A new decision starts its clock; the same decision (more seats to decide)
     keeps its deadline; a finished game, a table without a clock, or a decision that
     waits only for the moderator (always a person, never played by the bot) has
-    none."""
+    none. ``now``: when the decision starts (the clocks' pass that played the one
+    before it); the present if not given."""
     if (
         game.status != Game.Status.PLAYING
         or not game.turn_seconds
@@ -626,7 +630,8 @@ def _set_deadline(game: Game, state: Any, *, changed: bool) -> None:
     ):
         game.deadline = None
     elif changed or game.deadline is None:
-        game.deadline = timezone.now() + dt.timedelta(seconds=game.turn_seconds)
+        start = now or timezone.now()
+        game.deadline = start + dt.timedelta(seconds=game.turn_seconds)
 
 
 # --- The turn clock and the bots (docs/clocks.md) -----------------------------------
@@ -683,7 +688,7 @@ def clock_tick(*, game_id: int, now: dt.datetime | None = None) -> int:
                     game.change_id += 1  # one change for the whole pass
                     counted = True
                 state, more = _apply_move(
-                    game, seats, state, position, action, by_bot=True
+                    game, seats, state, position, action, by_bot=True, now=now
                 )
             except engine.IllegalAction:
                 # Only the kind of failure: the move itself is the seat's secret.
