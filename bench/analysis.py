@@ -14,6 +14,13 @@ board on a cold cache (``history.analysis``): the family's odds from the deal an
 log (one replay, a view per step, the counting) for the public board and for one
 seat, and both heat-maps with their moments, in CPU and wall-clock milliseconds per
 game. The page's one read of the action log is not included.
+
+``--replay`` weighs what the process keeps of a finished game's odds
+(``history.analysis``): it plays a game through the site's services on a throwaway
+SQLite database and fetches the replay's fragment of every step (what each step of
+the step-through loads), in rounds that take turns: with the odds kept, and with
+them worked out afresh for every request. It prints the CPU milliseconds a request
+takes each way and the share the kept odds save.
 """
 
 from __future__ import annotations
@@ -53,9 +60,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--ruleset", choices=sorted(OPTIONS), default="partisans")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--page", action="store_true")
+    parser.add_argument("--replay", action="store_true")
+    parser.add_argument("--rounds", type=int, default=4, help="--replay: rounds")
     args = parser.parse_args(argv)
     if args.page:
         page(args)
+        return
+    if args.replay:
+        replay_steps(args)
         return
 
     rng = Random(args.seed)
@@ -141,6 +153,86 @@ def page(args: argparse.Namespace) -> None:
     for label, values in (("cpu time", cpu), ("wall clock", wall)):
         mean, most = statistics.mean(values) * 1000, max(values) * 1000
         print(f"{label}: mean {mean:.2f} ms, max {most:.2f} ms per game")
+
+
+def replay_steps(args: argparse.Namespace) -> None:
+    """The replay's fragments with the odds kept and without (see the module doc)."""
+    import tempfile
+    from pathlib import Path
+
+    from bench.moves import setup as setup_site
+    from bench.moves import started_table
+
+    with tempfile.TemporaryDirectory() as folder:
+        setup_site(Path(folder) / "bench.sqlite3")
+        from django.test import Client
+        from django.test.utils import setup_test_environment
+
+        from games import services
+        from games.models import Game
+        from history import analysis, presenters, replay
+        from live import table as tables
+
+        setup_test_environment()  # the test client's hosts
+        rng = Random(args.seed)
+        users, game = started_table(
+            args.ruleset,
+            OPTIONS[args.ruleset],
+            args.players,
+            rng,
+            username="replay",
+        )
+        table = tables.read(game.pk, game.code)
+        assert table is not None
+        while table.game.status == Game.Status.PLAYING:
+            seat, action = random_action(table.state, rng)
+            user = next(
+                user
+                for user in users
+                for player in table.players
+                if player.position == seat and player.user_id == user.pk
+            )
+            row = services.game_act(
+                game=table.game, user=user, action=action, turn=table.game.turn
+            )
+            table = tables.read(row.pk, row.code)
+            assert table is not None
+        finished = table.game
+        client = Client()
+        client.force_login(users[1])
+        urls = [
+            presenters.replay_url(
+                finished, step=step, perspective=replay.EVERYONE, fragment=True
+            )
+            for step in range(finished.version + 1)
+        ]
+
+        def one_round(afresh: bool) -> float:
+            took = []
+            for url in urls:
+                if afresh:
+                    analysis.forget_all()
+                began = time.process_time()
+                answer = client.get(url)
+                took.append(time.process_time() - began)
+                assert answer.status_code == 200, answer.status_code
+            return statistics.mean(took)
+
+        one_round(False)  # templates loaded, the odds kept once
+        kept: list[float] = []
+        afresh: list[float] = []
+        for number in range(args.rounds):
+            order = (False, True) if number % 2 else (True, False)
+            for fresh in order:
+                (afresh if fresh else kept).append(one_round(fresh))
+    with_odds, without = statistics.mean(kept) * 1000, statistics.mean(afresh) * 1000
+    print(
+        f"replay fragments: {args.ruleset}, {args.players} players, "
+        f"{len(urls)} steps, {args.rounds} rounds each way"
+    )
+    print(f"cpu_ms_per_step with the odds kept: {with_odds:.2f}")
+    print(f"cpu_ms_per_step worked out afresh: {without:.2f}")
+    print(f"kept_saves: {100 * (without - with_odds) / without:.0f}%")
 
 
 if __name__ == "__main__":

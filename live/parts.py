@@ -100,13 +100,15 @@ def facts(table: Table, viewer: Viewer) -> Facts:
 def side_chats(table: Table, viewer: Viewer) -> tuple[tuple[Any, ...], ...]:
     """The private channels ``viewer`` reads, as the side chat template shows them:
     (channel, label, lines, may write)."""
+    private = table.private_lines(viewer)
+    if not private:
+        return ()
     words = family_of(table.game.ruleset).words(table.game.ruleset)
     writing = (viewer.seated or viewer.moderating) and (
         table.game.status == Game.Status.PLAYING
     )
     return tuple(
-        (channel, words.channel(channel), lines, writing)
-        for channel, lines in table.private_lines(viewer)
+        (channel, words.channel(channel), lines, writing) for channel, lines in private
     )
 
 
