@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from tests.api.support import Api
 
-TIMEOUT = 5
+TIMEOUT = 30  # a bound on waiting for an event, not a timing: a loaded machine is slow
 
 
 async def open_socket(

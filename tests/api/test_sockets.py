@@ -71,7 +71,7 @@ async def test_anonymous_socket_is_refused() -> None:
         communicator = WebsocketCommunicator(
             application, f"/ws/table/{code}/?format=json", headers=headers
         )
-        connected, close_code = await communicator.connect(timeout=5)
+        connected, close_code = await communicator.connect(timeout=30)
         assert not connected
         assert close_code in (4401, 1000)
         await communicator.disconnect()
@@ -85,7 +85,7 @@ async def test_bad_or_revoked_token_is_refused() -> None:
             f"/ws/table/{code}/?format=json",
             headers=[(b"authorization", header), *ORIGIN],
         )
-        connected, close_code = await communicator.connect(timeout=5)
+        connected, close_code = await communicator.connect(timeout=30)
         assert not connected
         assert close_code == 4401
     player = seats[0]
@@ -287,7 +287,7 @@ async def test_revoking_the_token_closes_its_sockets() -> None:
     other, _, _ = await open_socket(seats[1], code)
     await next_message(other)
     await sync_to_async(seats[0].delete)("auth/token")
-    closed = await communicator.receive_output(timeout=5)
+    closed = await communicator.receive_output(timeout=30)
     assert closed == {"type": "websocket.close", "code": 4401}
     assert not await sync_to_async(ApiToken.objects.filter(user=seats[0].user).exists)()
     assert await drain(other) == []
@@ -298,7 +298,7 @@ async def test_html_mode_is_unchanged_for_a_token_socket() -> None:
     code, seats = await started()
     communicator, connected, _ = await open_socket(seats[0], code, json_mode=False)
     assert connected
-    html = await communicator.receive_from(timeout=5)
+    html = await communicator.receive_from(timeout=30)
     assert html.lstrip().startswith("<")
     assert await leaks(code, 0, html) == []
     await communicator.disconnect()

@@ -150,7 +150,7 @@ async def _socket(user: User, code: str) -> WebsocketCommunicator:
 
 async def _connect(user: User, code: str) -> WebsocketCommunicator:
     communicator = await _socket(user, code)
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert connected
     return communicator
 
@@ -166,17 +166,17 @@ async def test_a_removed_members_socket_closes_and_the_others_stay() -> None:
         user.pk: await _connect(user, game.code) for user in (removed, staying, watcher)
     }
     for socket in sockets.values():
-        assert 'id="table-live"' in await socket.receive_from(timeout=5)
+        assert 'id="table-live"' in await socket.receive_from(timeout=30)
     await sync_to_async(services.member_remove)(
         club=club.club, admin=club.admin, user_id=removed.pk
     )
-    closed = await sockets[removed.pk].receive_output(timeout=5)
+    closed = await sockets[removed.pk].receive_output(timeout=30)
     assert closed == {"type": "websocket.close", "code": 4404}
     for user in (staying, watcher):
         assert await sockets[user.pk].receive_nothing(timeout=0.5)
     # A new connection is refused too.
     again = await _socket(removed, game.code)
-    connected, code = await again.connect()
+    connected, code = await again.connect(timeout=30)
     assert not connected and code == 4404
     for user in (staying, watcher):
         await sockets[user.pk].disconnect()

@@ -29,5 +29,5 @@ async def browser_socket(
         (b"accept-language", language.encode()),
     ]
     communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, close_code = await communicator.connect(timeout=5)
+    connected, close_code = await communicator.connect(timeout=30)
     return communicator, connected, close_code

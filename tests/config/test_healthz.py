@@ -38,7 +38,7 @@ async def test_healthy_with_sockets_open() -> None:
     for _ in range(3):
         communicator, connected, _ = await browser_socket(user, "/ws/ping/")
         assert connected
-        await communicator.receive_json_from()
+        await communicator.receive_json_from(timeout=30)
         sockets.append(communicator)
     client = AsyncClient()
     for _ in range(3):

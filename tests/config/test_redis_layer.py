@@ -51,7 +51,7 @@ async def test_idle_sockets_stay_open_past_every_timeout() -> None:
     for _ in range(5):
         communicator, connected, _ = await browser_socket(user, "/ws/ping/")
         assert connected
-        assert (await communicator.receive_json_from())["type"] == "hello"
+        assert (await communicator.receive_json_from(timeout=30))["type"] == "hello"
         sockets.append(communicator)
     hold = settings.CHANNEL_LAYER_SOCKET_TIMEOUT + 2
     # Wait on the applications themselves: one that ends within the hold has
@@ -62,5 +62,5 @@ async def test_idle_sockets_stay_open_past_every_timeout() -> None:
     assert not ended, [task.exception() for task in ended]
     for communicator in sockets:
         await communicator.send_json_to({"type": "ping"})
-        assert await communicator.receive_json_from() == {"type": "pong"}
+        assert await communicator.receive_json_from(timeout=30) == {"type": "pong"}
         await communicator.disconnect()

@@ -30,7 +30,7 @@ from tests.games.conftest import seated_users, start_table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-TIMEOUT = 5
+TIMEOUT = 30  # a bound on waiting for an event, not a timing: a loaded machine is slow
 
 
 @pytest_asyncio.fixture(autouse=True)

@@ -101,9 +101,9 @@ def test_the_page_socket_answers_an_error_frame(
             player.user, f"/ws/table/{game.code}/"
         )
         assert connected
-        await communicator.receive_from(timeout=5)  # the table
+        await communicator.receive_from(timeout=30)  # the table
         await communicator.send_to(text_data=frame)
-        answer = await communicator.receive_from(timeout=5)
+        answer = await communicator.receive_from(timeout=30)
         assert not communicator.future.done()
         await communicator.disconnect()
         return answer

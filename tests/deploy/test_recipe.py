@@ -59,7 +59,7 @@ def _free_port() -> int:
 
 def _status(url: str) -> int:
     try:
-        with urllib.request.urlopen(url, timeout=5) as answer:  # noqa: S310
+        with urllib.request.urlopen(url, timeout=30) as answer:  # noqa: S310
             return int(answer.status)
     except urllib.error.HTTPError as error:
         return int(error.code)

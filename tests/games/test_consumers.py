@@ -25,7 +25,7 @@ from tests.games.test_leaks import secret_words
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-TIMEOUT = 5
+TIMEOUT = 30  # a bound on waiting for an event, not a timing: a loaded machine is slow
 
 
 def _session_cookie(user) -> str:
@@ -42,7 +42,7 @@ async def connect(user, code: str) -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(
         application, f"/ws/table/{code}/", headers=headers
     )
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert connected
     return communicator
 
@@ -62,7 +62,7 @@ async def test_anonymous_and_unknown_tables_are_refused() -> None:
         f"/ws/table/{game.code}/",
         headers=[(b"origin", b"http://127.0.0.1")],
     )
-    connected, code = await anonymous.connect()
+    connected, code = await anonymous.connect(timeout=30)
     assert not connected and code == 4401
     user = await sync_to_async(UserFactory)()
     cookie = await sync_to_async(_session_cookie)(user)
@@ -74,7 +74,7 @@ async def test_anonymous_and_unknown_tables_are_refused() -> None:
             (b"cookie", f"sessionid={cookie}".encode()),
         ],
     )
-    connected, code = await unknown.connect()
+    connected, code = await unknown.connect(timeout=30)
     assert not connected and code == 4404
 
 
@@ -279,7 +279,7 @@ async def connect_json(user, code: str) -> WebsocketCommunicator:
             (b"cookie", f"sessionid={cookie}".encode()),
         ],
     )
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert connected
     return communicator
 

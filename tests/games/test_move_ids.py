@@ -188,10 +188,10 @@ def test_the_page_socket_and_form_apply_a_repeated_move_id_once(table) -> None:
             player.user, f"/ws/table/{code}/"
         )
         assert connected
-        await communicator.receive_from(timeout=5)
+        await communicator.receive_from(timeout=30)
         for _ in range(2):
             await communicator.send_to(text_data=json.dumps(frame))
-            await communicator.receive_from(timeout=5)
+            await communicator.receive_from(timeout=30)
         await communicator.disconnect()
 
     async_to_sync(scenario)()

@@ -78,7 +78,7 @@ async def test_anonymous_websocket_is_refused() -> None:
     communicator = WebsocketCommunicator(
         application, "/ws/ping/", headers=[(b"origin", b"http://127.0.0.1")]
     )
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=30)
     assert not connected
     assert code == 4401
     await communicator.disconnect()
@@ -103,11 +103,14 @@ async def test_authenticated_websocket_is_accepted() -> None:
             (b"cookie", f"sessionid={cookie}".encode()),
         ],
     )
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert connected
-    assert await communicator.receive_json_from() == {"type": "hello", "user": "Оля"}
+    assert await communicator.receive_json_from(timeout=30) == {
+        "type": "hello",
+        "user": "Оля",
+    }
     await communicator.send_json_to({"type": "ping"})
-    assert await communicator.receive_json_from() == {"type": "pong"}
+    assert await communicator.receive_json_from(timeout=30) == {"type": "pong"}
     await communicator.disconnect()
 
 
@@ -117,7 +120,7 @@ async def test_websocket_from_a_foreign_origin_is_refused() -> None:
     communicator = WebsocketCommunicator(
         application, "/ws/ping/", headers=[(b"origin", b"https://evil.example")]
     )
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(timeout=30)
     assert not connected
     await communicator.disconnect()
 

@@ -28,7 +28,7 @@ from voice.rights import voice_rights
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-TIMEOUT = 5
+TIMEOUT = 30  # a bound on waiting for an event, not a timing: a loaded machine is slow
 SDP = (
     "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n"
     "m=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
