@@ -1,5 +1,5 @@
 """The API's own request and answer models, beside the shapes it shares with the
-JSON socket (``games.schemas``: a seat's envelope, its view, a move, a player, a
+JSON socket (``api.shapes``: a seat's envelope, its view, a move, a player, a
 chat message). django-ninja checks every body and query against these, validates
 and serialises every answer with them, and writes the OpenAPI document from them.
 
@@ -18,12 +18,8 @@ from pydantic import BeforeValidator, ConfigDict, Field, RootModel, with_config
 from typing_extensions import TypedDict
 
 from api import errors as _api_errors  # noqa: F401 - its codes join ErrorCode
-from games import engine
-from games.errors import GameError, IllegalMove
-from games.kit.family import playable_rulesets
-from games.models import CHAT_MAX_LENGTH, TURN_CLOCK_CHOICES, ChatMessage
-from games.requests import RequestError, accepted_options, option_value_schema
-from games.schemas import (
+from api.checks import accepted_options, option_value_schema
+from api.shapes import (
     Answer,
     Channel,
     Count,
@@ -36,7 +32,12 @@ from games.schemas import (
     User,
     shapes,
 )
-from games.schemas import ChatMessage as ChatLine
+from api.shapes import ChatMessage as ChatLine
+from games import engine
+from games.errors import GameError, IllegalMove
+from games.kit.family import playable_rulesets
+from games.models import CHAT_MAX_LENGTH, TURN_CLOCK_CHOICES, ChatMessage
+from live.requests import RequestError
 
 SHAPES = shapes()
 ViewEnvelope = SHAPES.ViewEnvelope

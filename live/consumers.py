@@ -23,12 +23,12 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import errors, hooks, push, requests, services
+from games import errors, hooks, push, services
 from games.forms import move_from_fields
 from games.models import ChatMessage, Game
 from games.presence import Away, render_notice, socket_closed, socket_opened
 from games.selectors import lobby_tables, my_tables
-from live import parts
+from live import parts, requests
 from live import room as rooms
 from live.sockets import AuthenticatedConsumer
 from live.table import Table
@@ -122,7 +122,7 @@ class SeatSocket(AuthenticatedConsumer):
 
     def read(self, content: Any) -> Move | Chat:
         """A move or a chat line from a decoded frame; raises a
-        ``games.errors.GameError`` or a ``games.requests.RequestError``."""
+        ``games.errors.GameError`` or a ``live.requests.RequestError``."""
         raise NotImplementedError
 
     async def send_error(self, exc: Exception) -> None:
@@ -186,7 +186,7 @@ class SeatSocket(AuthenticatedConsumer):
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
-        """A frame's JSON, strictly (``games.requests``); a frame that is not one
+        """A frame's JSON, strictly (``live.requests``); a frame that is not one
         JSON object is answered, not a crash of the socket."""
         try:
             if len(text_data.encode()) > MAX_FRAME_BYTES:
