@@ -22,6 +22,7 @@ from pydantic_core import ErrorDetails
 
 from games import engine
 from games.kit.family import family_of
+from games.kit.schemas import NOT_AT_THE_TABLE, SEATS
 from live.requests import RequestError
 
 
@@ -41,6 +42,10 @@ class WrongType(RequestError):
 
 
 class OutOfRange(RequestError):
+    """A value outside the bounds its field takes, named in the message: a number,
+    a text's or a list's length, a table's seat count or option, and a seat a move
+    names that is not at the table (seat 7 at a table of five: "from 0 to 4")."""
+
     code = "out_of_range"
     message = gettext_lazy("“%(field)s” must be %(limits)s.")
 
@@ -58,20 +63,36 @@ class InvalidChoice(RequestError):
 # --- Checks --------------------------------------------------------------------------
 
 
-def checked(model: type[BaseModel], data: Any, *, where: str = "") -> Any:
-    """``data`` validated by ``model``; a refusal is the ``RequestError`` of its
-    first fault, its field named from ``where`` (the place of ``data`` in the
-    request)."""
+def checked(
+    model: type[BaseModel],
+    data: Any,
+    *,
+    where: str = "",
+    context: dict[str, Any] | None = None,
+) -> Any:
+    """``data`` validated by ``model`` (with ``context``, which validators such as
+    ``games.kit.AtTheTable`` read); a refusal is the ``RequestError`` of its first
+    fault, its field named from ``where`` (the place of ``data`` in the request)."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context=context)
     except ValidationError as exc:
         raise refusal(exc.errors(include_url=False), data, where=where) from None
 
 
-def move_of(ruleset: str, data: Any, *, where: str = "action") -> dict[str, Any]:
-    """A move sent to a table of ``ruleset``, checked by its family's move schema:
-    the action dict the engine is handed."""
-    move = checked(family_of(ruleset).programs.move_schema, data, where=where)
+def move_of(
+    ruleset: str, data: Any, *, seats: int | None, where: str = "action"
+) -> dict[str, Any]:
+    """A move sent to a table of ``ruleset`` with ``seats`` seats, checked by its
+    family's move schema: the action dict the engine is handed.
+
+    Every seat the move names (a field typed with ``games.kit.AtTheTable``) must be
+    one of the table's, ``0`` to ``seats - 1``: any other whole number is
+    ``out_of_range`` naming that range, in every family and every move, before
+    the engine sees it (which would refuse it too, as ``bad_target``). ``seats`` is
+    None only where no table is meant (the schema's own bounds alone apply)."""
+    schema = family_of(ruleset).programs.move_schema
+    context = None if seats is None else {SEATS: seats}
+    move = checked(schema, data, where=where, context=context)
     return dict(move.model_dump())
 
 
@@ -163,6 +184,8 @@ def _limits(kind: str, ctx: dict[str, Any]) -> str | None:
     if kind in ("less_than_equal", "less_than"):
         high = ctx["le"] if "le" in ctx else ctx["lt"] - 1
         return _("at most %(high)d") % {"high": high}
+    if kind == NOT_AT_THE_TABLE:
+        return _("from %(low)d to %(high)d") % {"low": ctx["low"], "high": ctx["high"]}
     if kind == "string_too_short":
         return _("at least %(low)d characters long") % {"low": ctx["min_length"]}
     if kind == "string_too_long":

@@ -169,7 +169,10 @@ def shapes() -> Shapes:
         else, in the shape of the table's game (discriminated on `ruleset`)."""
 
     class Action(RootModel[_one_of(moves, None)]):  # type: ignore[misc]
-        """A move, in the shape of the table's game (see its `type`s)."""
+        """A move, in the shape of the table's game (see its `type`s). Every seat
+        it names must be one of the table's, 0 to its seats less one: another
+        (even within the schema's bounds) is refused with `out_of_range`, naming
+        the table's seats."""
 
     action_field = Annotated[
         Action, PlainValidator(_is_object, json_schema_input_type=Action)

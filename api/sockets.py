@@ -95,7 +95,7 @@ class JsonSeatConsumer(SeatSocket):
         if isinstance(message, SocketChat):
             return Chat(message.text, message.channel)
         return Move(
-            checks.move_of(self.ruleset, message.action),
+            checks.move_of(self.ruleset, message.action, seats=self.seat_count),
             message.turn,
             message.move_id,
         )

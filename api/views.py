@@ -617,7 +617,7 @@ def actions(
     moves). A refused move answers with the error and the caller's view of the table
     as it stands now. A move named by ``Idempotency-Key`` is applied once."""
     game = _game(code, request)
-    action = checks.move_of(game.ruleset, body.action)
+    action = checks.move_of(game.ruleset, body.action, seats=game.seat_count)
     move_id = request.headers.get("Idempotency-Key")
     try:
         if move_id is None:

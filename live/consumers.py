@@ -96,6 +96,7 @@ class SeatSocket(AuthenticatedConsumer):
     game_id: int
     code: str
     ruleset: str
+    seat_count: int
     language: str
     room: rooms.Room | None = None
     # While this socket's own move is being applied, the room's frames for it wait
@@ -149,7 +150,7 @@ class SeatSocket(AuthenticatedConsumer):
         if found is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
             return False
-        self.game_id, self.ruleset = found
+        self.game_id, self.ruleset, self.seat_count = found
         return True
 
     async def on_connect(self) -> None:
@@ -171,13 +172,13 @@ class SeatSocket(AuthenticatedConsumer):
         await socket_closed(self)
 
     @database_sync_to_async
-    def _reachable(self) -> tuple[int, str] | None:
-        """The table's id and game, or None if it is gone or this viewer may not
-        reach it."""
+    def _reachable(self) -> tuple[int, str, int] | None:
+        """The table's id, game and seat count (fixed when it is opened), or None
+        if it is gone or this viewer may not reach it."""
         game = Game.objects.filter(code=self.code).first()
         if game is None or not self.may_still_reach(game):
             return None
-        return int(game.pk), game.ruleset
+        return int(game.pk), game.ruleset, game.seat_count
 
     def may_still_reach(self, game: Game) -> bool:
         return hooks.access(game, self.user) is not hooks.Access.NONE

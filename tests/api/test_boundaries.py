@@ -143,11 +143,11 @@ def test_a_new_familys_schemas_join_the_view_and_the_moves() -> None:
     # Over the socket, a move is checked by the schema of its table's family.
     message = {"type": "act", "action": {"type": "take", "coins": 2}, "turn": 0}
     act = checks.checked(made.SocketMessage, message).root
-    assert checks.move_of("toy", act.action) == {"type": "take", "coins": 2}
+    assert checks.move_of("toy", act.action, seats=2) == {"type": "take", "coins": 2}
     with pytest.raises(RequestError) as refused:
-        checks.move_of("toy", {"type": "take", "coins": 4})
+        checks.move_of("toy", {"type": "take", "coins": 4}, seats=2)
     assert (refused.value.code, refused.value.field) == ("out_of_range", "action.coins")
     with pytest.raises(RequestError) as foreign:
-        checks.move_of("partisans", {"type": "take", "coins": 2})
+        checks.move_of("partisans", {"type": "take", "coins": 2}, seats=5)
     assert foreign.value.code == "invalid_choice"
     assert foreign.value.field == "action.type"

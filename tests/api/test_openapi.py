@@ -366,7 +366,9 @@ def test_one_code_per_fact() -> None:
         {"type": "timer", "kind": "defence", "subject": 12},
     ):
         with pytest.raises(RequestError) as refused:
-            request_checks.move_of("mafia_partisan", move)
+            request_checks.move_of("mafia_partisan", move, seats=10)
         assert refused.value.code == "out_of_range", move
-    one = request_checks.move_of("mafia_partisan", {"type": "choose", "targets": [1]})
+    one = request_checks.move_of(
+        "mafia_partisan", {"type": "choose", "targets": [1]}, seats=10
+    )
     assert one == {"type": "choose", "targets": [1]}
