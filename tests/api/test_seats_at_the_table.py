@@ -261,7 +261,9 @@ async def test_the_socket_answers_the_same(
     code, players = await sync_to_async(open_table)(ruleset, seats)
     player = players[0]
     over_http = await sync_to_async(_moves_at)(player, code, move)
-    communicator, connected, _ = await open_socket(player, code)
+    # The program's language, as over HTTP (the client's Accept-Language).
+    english = [(b"accept-language", b"en")]
+    communicator, connected, _ = await open_socket(player, code, headers=english)
     assert connected
     try:
         first = await next_message(communicator)
