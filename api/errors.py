@@ -1,16 +1,17 @@
 """Errors of the API itself: the token, the HTTP method, the address, the media type.
 
 The checks of a body, a query or a socket frame (``invalid_json``,
-``missing_field``...) are ``games.requests``'s, shared with the JSON socket; game
-errors are ``games.errors.GameError``. Each has a stable ``code`` for programs and a
-message in the caller's language, and nothing has changed when one is raised.
+``missing_field``...) are ``live.requests``'s and ``api.checks``'s, shared with the
+JSON socket; game errors are ``games.errors.GameError``. Each has a stable ``code``
+for programs and a message in the caller's language, and nothing has changed when
+one is raised.
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.requests import RequestError
+from live.requests import RequestError
 
 
 class TokenMissing(RequestError):

@@ -2,12 +2,12 @@
 
 Ninja routes each request to its endpoint, runs the token check, validates the body,
 the query and the answer with the pydantic models of ``api.schemas`` and
-``games.schemas``, and writes the OpenAPI document from them. What this module adds:
+``api.shapes``, and writes the OpenAPI document from them. What this module adds:
 
 * strict input: a body is one JSON object of at most ``MAX_BODY_BYTES`` sent as
   ``application/json`` (duplicate keys, NaN and Infinity refused), a query names
   only the endpoint's parameters, each once; every refusal is a
-  ``games.requests.RequestError`` with a stable code and the field at fault;
+  ``live.requests.RequestError`` with a stable code and the field at fault;
 * one error envelope, ``{"error": {"code", "message", "field"?}}``, for every
   refusal (request checks, the token, the method, an unknown address, the game
   services), in the caller's language: Accept-Language first, else the token's
@@ -40,11 +40,11 @@ from ninja.renderers import JSONRenderer
 from ninja.schema import NinjaGenerateJsonSchema
 from ninja.security import APIKeyHeader
 
-from api import errors
+from api import checks, errors, payloads
+from api.shapes import SocketActed, SocketChatMessage, SocketError, shapes
 from api.tokens import BadAuthorization, key_from_header, token_authenticate
-from games import payloads, requests
 from games.errors import GameError
-from games.schemas import SocketActed, SocketChatMessage, SocketError, shapes
+from live import requests
 
 MAX_BODY_BYTES = 16 * 1024
 JSON_TYPE = "application/json"
@@ -85,7 +85,7 @@ class StrictBodyModel(params.BodyModel):
             details = exc.errors(include_url=False)
             for detail in details:
                 detail["loc"] = detail["loc"][1:]
-            raise requests.refusal(details, body) from None
+            raise checks.refusal(details, body) from None
 
 
 class StrictQueryModel(params.QueryModel):
@@ -100,16 +100,16 @@ class StrictQueryModel(params.QueryModel):
         for name, values in request.GET.lists():
             where = f"?{name}"
             if name not in known:
-                raise requests.UnknownField(field=where)
+                raise checks.UnknownField(field=where)
             if len(values) != 1:
                 expected = gettext("a single value")
-                raise requests.WrongType(field=where, expected=expected)
+                raise checks.WrongType(field=where, expected=expected)
             found[name] = values[0]
         found = cls._map_data_paths(found)
         try:
             return cls.model_validate(found)
         except pydantic.ValidationError as exc:
-            refused = requests.refusal(exc.errors(include_url=False), found)
+            refused = checks.refusal(exc.errors(include_url=False), found)
             refused.field = f"?{refused.field}"
             raise refused from None
 

@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games.payloads import token_group
+from api.payloads import token_group
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """The API's own request and answer models, beside the shapes it shares with the
-JSON socket (``games.schemas``: a seat's envelope, its view, a move, a player, a
+JSON socket (``api.shapes``: a seat's envelope, its view, a move, a player, a
 chat message). django-ninja checks every body and query against these, validates
 and serialises every answer with them, and writes the OpenAPI document from them.
 
@@ -18,12 +18,8 @@ from pydantic import BeforeValidator, ConfigDict, Field, RootModel, with_config
 from typing_extensions import TypedDict
 
 from api import errors as _api_errors  # noqa: F401 - its codes join ErrorCode
-from games import engine
-from games.errors import GameError, IllegalMove
-from games.kit.family import playable_rulesets
-from games.models import CHAT_MAX_LENGTH, TURN_CLOCK_CHOICES, ChatMessage
-from games.requests import RequestError, accepted_options, option_value_schema
-from games.schemas import (
+from api.checks import accepted_options, option_value_schema
+from api.shapes import (
     Answer,
     Channel,
     Count,
@@ -36,7 +32,12 @@ from games.schemas import (
     User,
     shapes,
 )
-from games.schemas import ChatMessage as ChatLine
+from api.shapes import ChatMessage as ChatLine
+from games import engine
+from games.errors import GameError, IllegalMove
+from games.kit.family import playable_rulesets
+from games.models import CHAT_MAX_LENGTH, TURN_CLOCK_CHOICES, ChatMessage
+from live.requests import RequestError
 
 SHAPES = shapes()
 ViewEnvelope = SHAPES.ViewEnvelope
@@ -389,8 +390,24 @@ def _error_codes() -> dict[str, tuple[int, str]]:
 
 with translation.override("en"):
     ERROR_CODES = _error_codes()
+SEAT_NOT_AT_THE_TABLE = (
+    "A seat a move names that is not at the table (seat 7 at a table of five, as "
+    "well as 12 or -1) is this code too, in every game and every move, over HTTP "
+    "and the socket, naming the table's seats (`must be from 0 to 4`)."
+)
+NOTES = {
+    "out_of_range": "A value outside the bounds its field takes; the message names "
+    "them. " + SEAT_NOT_AT_THE_TABLE,
+    engine.BadTarget.code: "Never answered by the API: a seat that is not at the "
+    "table is refused before the rules see the move, with `400 out_of_range`.",
+}
+"""What the document adds to a code's words: when it is given (or not)."""
+PREEMPTED = frozenset({engine.BadTarget.code})
+"""Rules' codes the API's own checks refuse first: never an operation's answer."""
 ENGINE_RULE_CODES = tuple(
-    cls.code for cls in [engine.IllegalAction, *_subclasses(engine.IllegalAction)]
+    cls.code
+    for cls in [engine.IllegalAction, *_subclasses(engine.IllegalAction)]
+    if cls.code not in PREEMPTED
 )
 
 
@@ -399,6 +416,7 @@ class ErrorCode(RootModel[Literal[tuple(sorted(ERROR_CODES))]]):  # type: ignore
         json_schema_extra={
             "description": "\n".join(
                 f"- `{code}` ({status}): {words}"
+                + (f" {NOTES[code]}" if code in NOTES else "")
                 for code, (status, words) in sorted(ERROR_CODES.items())
             )
         }

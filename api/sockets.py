@@ -1,5 +1,5 @@
 """A program's table socket (``/ws/table/<code>/?format=json``): the seat's
-envelope as JSON (``games.schemas`` ``SocketView``) after every change, chat lines
+envelope as JSON (``api.shapes`` ``SocketView``) after every change, chat lines
 as objects, who is away as a list, moves as ``{"type": "act", "action", "turn"}``
 checked against the table's family's move schema. A socket opened with an API
 token joins that token's group, so revoking the token closes it."""
@@ -11,12 +11,13 @@ from typing import Any
 
 from django.utils import translation
 
-from games import payloads, requests
+from api import checks, payloads
+from api.shapes import SocketChat, shapes
 from games.models import ChatMessage, Game
 from games.presence import Away, away_json
-from games.schemas import SocketChat, shapes
 from games.selectors import SeatView
 from games.services import Acted
+from live import requests
 from live.consumers import Chat, Move, SeatSocket
 from live.room import Room
 from live.sockets import CLOSE_UNAUTHENTICATED
@@ -90,11 +91,11 @@ class JsonSeatConsumer(SeatSocket):
             raise requests.InvalidJson(
                 reason=translation.gettext("the top level must be an object")
             )
-        message = requests.checked(shapes().SocketMessage, content).root
+        message = checks.checked(shapes().SocketMessage, content).root
         if isinstance(message, SocketChat):
             return Chat(message.text, message.channel)
         return Move(
-            requests.move_of(self.ruleset, message.action),
+            checks.move_of(self.ruleset, message.action, seats=self.seat_count),
             message.turn,
             message.move_id,
         )

@@ -26,7 +26,7 @@ from ninja import Status
 
 from accounts import services as account_services
 from accounts import throttle
-from api import errors, services, sockets
+from api import checks, errors, payloads, services, sockets
 from api.plumbing import Api, Body, Query, error_response, json_text
 from api.schemas import (
     ENGINE_RULE_CODES,
@@ -52,12 +52,12 @@ from api.schemas import (
     option_type,
 )
 from api.selectors import chat_messages
-from games import engine, payloads, requests
+from api.shapes import Channel
+from games import engine
 from games import errors as game_errors
 from games import services as game_services
 from games.kit.family import words_of
 from games.models import Game
-from games.schemas import Channel
 from games.selectors import (
     lobby_tables,
     my_tables,
@@ -203,7 +203,7 @@ def _no_query(view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         for name in request.GET:
-            raise requests.UnknownField(field=f"?{name}")
+            raise checks.UnknownField(field=f"?{name}")
         return view(request, *args, **kwargs)
 
     return checked
@@ -362,7 +362,7 @@ def _help(option: engine.OptionSpec) -> str:
         return text
     joined = gettext("; ").join(
         gettext("%(label)s (%(value)s)")
-        % {"label": gettext(label), "value": requests.listed([value])}
+        % {"label": gettext(label), "value": checks.listed([value])}
         for value, label in option.choices
     )
     return f"{text.rstrip()} {joined}."
@@ -453,7 +453,7 @@ def table_create(
     body: Annotated[TableCreateRequest, Body(...)],
     response: HttpResponse,
 ) -> Status[dict[str, Any]]:
-    requests.check_options(body.ruleset, body.seats, body.options)
+    checks.check_options(body.ruleset, body.seats, body.options)
     game = game_services.game_create(
         host=_user(request),
         ruleset=body.ruleset,
@@ -617,7 +617,7 @@ def actions(
     moves). A refused move answers with the error and the caller's view of the table
     as it stands now. A move named by ``Idempotency-Key`` is applied once."""
     game = _game(code, request)
-    action = requests.move_of(game.ruleset, body.action)
+    action = checks.move_of(game.ruleset, body.action, seats=game.seat_count)
     move_id = request.headers.get("Idempotency-Key")
     try:
         if move_id is None:

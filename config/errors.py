@@ -14,9 +14,9 @@ from django.shortcuts import render
 from django.utils import translation
 
 from api.errors import NotFound
+from api.payloads import program_language
 from api.plumbing import error_response
-from games import requests as api_errors
-from games.payloads import program_language
+from live import requests as api_errors
 
 API_PREFIX = "/api/"
 

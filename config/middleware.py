@@ -24,7 +24,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 from django.http import HttpRequest, HttpResponse
 
 from config.errors import error_answer
-from games import requests as api_errors
+from live import requests as api_errors
 
 logger = logging.getLogger(__name__)
 

@@ -23,12 +23,12 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import errors, hooks, push, requests, services
+from games import errors, hooks, push, services
 from games.forms import move_from_fields
 from games.models import ChatMessage, Game
 from games.presence import Away, render_notice, socket_closed, socket_opened
 from games.selectors import lobby_tables, my_tables
-from live import parts
+from live import parts, requests
 from live import room as rooms
 from live.sockets import AuthenticatedConsumer
 from live.table import Table
@@ -96,6 +96,7 @@ class SeatSocket(AuthenticatedConsumer):
     game_id: int
     code: str
     ruleset: str
+    seat_count: int
     language: str
     room: rooms.Room | None = None
     # While this socket's own move is being applied, the room's frames for it wait
@@ -122,7 +123,7 @@ class SeatSocket(AuthenticatedConsumer):
 
     def read(self, content: Any) -> Move | Chat:
         """A move or a chat line from a decoded frame; raises a
-        ``games.errors.GameError`` or a ``games.requests.RequestError``."""
+        ``games.errors.GameError`` or a ``live.requests.RequestError``."""
         raise NotImplementedError
 
     async def send_error(self, exc: Exception) -> None:
@@ -149,7 +150,7 @@ class SeatSocket(AuthenticatedConsumer):
         if found is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
             return False
-        self.game_id, self.ruleset = found
+        self.game_id, self.ruleset, self.seat_count = found
         return True
 
     async def on_connect(self) -> None:
@@ -171,13 +172,13 @@ class SeatSocket(AuthenticatedConsumer):
         await socket_closed(self)
 
     @database_sync_to_async
-    def _reachable(self) -> tuple[int, str] | None:
-        """The table's id and game, or None if it is gone or this viewer may not
-        reach it."""
+    def _reachable(self) -> tuple[int, str, int] | None:
+        """The table's id, game and seat count (fixed when it is opened), or None
+        if it is gone or this viewer may not reach it."""
         game = Game.objects.filter(code=self.code).first()
         if game is None or not self.may_still_reach(game):
             return None
-        return int(game.pk), game.ruleset
+        return int(game.pk), game.ruleset, game.seat_count
 
     def may_still_reach(self, game: Game) -> bool:
         return hooks.access(game, self.user) is not hooks.Access.NONE
@@ -186,7 +187,7 @@ class SeatSocket(AuthenticatedConsumer):
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
-        """A frame's JSON, strictly (``games.requests``); a frame that is not one
+        """A frame's JSON, strictly (``live.requests``); a frame that is not one
         JSON object is answered, not a crash of the socket."""
         try:
             if len(text_data.encode()) > MAX_FRAME_BYTES:

@@ -46,8 +46,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext
 
-from games import requests as errors
-from games.requests import error_json
+from live import requests as errors
+from live.requests import error_json
 
 logger = logging.getLogger(__name__)
 

@@ -54,7 +54,7 @@ from games.kit.records import (
     seat_model,
 )
 from games.kit.regions import Region
-from games.kit.schemas import Answer, Channel, OptionValue, Request
+from games.kit.schemas import Answer, AtTheTable, Channel, OptionValue, Request
 from numerals.digits import localize
 from numerals.lists import list_separator, names_list
 
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
 __all__ = [
     "HIDDEN",
     "Answer",
+    "AtTheTable",
     "Channel",
     "Export",
     "Family",

@@ -14,10 +14,11 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import Field, RootModel
 
-from games import engine, requests, schemas
+from api import checks, shapes
+from games import engine
 from games.families import FAMILIES
 from games.kit.family import Family, Programs
-from games.requests import RequestError
+from live.requests import RequestError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,7 +85,7 @@ def test_the_api_names_no_game() -> None:
 # --- A family the site does not have joins the shapes by its two schemas alone -------
 
 
-class ToyView(schemas.Answer):
+class ToyView(shapes.Answer):
     """A toy game's view."""
 
     ruleset: Literal["toy"]
@@ -92,7 +93,7 @@ class ToyView(schemas.Answer):
     coins: list[int]
 
 
-class ToyTake(schemas.Request):
+class ToyTake(shapes.Request):
     type: Literal["take"]
     coins: int = Field(ge=1, le=3)
 
@@ -108,19 +109,19 @@ class ToyFamily(Family):
 
 @pytest.fixture
 def toy_installed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    real_codes = schemas.playable_rulesets()
-    real_family_of = schemas.family_of
+    real_codes = shapes.playable_rulesets()
+    real_family_of = shapes.family_of
     toy = ToyFamily()
 
     def family_of(code: str) -> Family:
         return toy if code == "toy" else real_family_of(code)
 
-    for module in (schemas, requests):
+    for module in (shapes, checks):
         monkeypatch.setattr(module, "family_of", family_of)
-    monkeypatch.setattr(schemas, "playable_rulesets", lambda: (*real_codes, "toy"))
-    schemas.shapes.cache_clear()
+    monkeypatch.setattr(shapes, "playable_rulesets", lambda: (*real_codes, "toy"))
+    shapes.shapes.cache_clear()
     yield
-    schemas.shapes.cache_clear()
+    shapes.shapes.cache_clear()
 
 
 def _tags(schema: dict[str, Any]) -> set[str]:
@@ -129,24 +130,24 @@ def _tags(schema: dict[str, Any]) -> set[str]:
 
 @pytest.mark.usefixtures("toy_installed")
 def test_a_new_familys_schemas_join_the_view_and_the_moves() -> None:
-    shapes = schemas.shapes()
-    view = shapes.View.model_validate({"ruleset": "toy", "players": 2, "coins": [3]})
+    made = shapes.shapes()
+    view = made.View.model_validate({"ruleset": "toy", "players": 2, "coins": [3]})
     assert isinstance(view.root, ToyView)
-    partisans = shapes.View.model_validate(
+    partisans = made.View.model_validate(
         engine.view(engine.setup(engine.GameSetup("partisans", 5, seed=1)), 0)
     )
     assert type(partisans.root).__name__ == "ResistanceView"
-    documented = shapes.View.model_json_schema()
+    documented = made.View.model_json_schema()
     assert {"toy", "partisans", "werewolves"} <= _tags(documented)
-    assert "ToyMove" in str(shapes.Action.model_json_schema())
+    assert "ToyMove" in str(made.Action.model_json_schema())
     # Over the socket, a move is checked by the schema of its table's family.
     message = {"type": "act", "action": {"type": "take", "coins": 2}, "turn": 0}
-    act = requests.checked(shapes.SocketMessage, message).root
-    assert requests.move_of("toy", act.action) == {"type": "take", "coins": 2}
+    act = checks.checked(made.SocketMessage, message).root
+    assert checks.move_of("toy", act.action, seats=2) == {"type": "take", "coins": 2}
     with pytest.raises(RequestError) as refused:
-        requests.move_of("toy", {"type": "take", "coins": 4})
+        checks.move_of("toy", {"type": "take", "coins": 4}, seats=2)
     assert (refused.value.code, refused.value.field) == ("out_of_range", "action.coins")
     with pytest.raises(RequestError) as foreign:
-        requests.move_of("partisans", {"type": "take", "coins": 2})
+        checks.move_of("partisans", {"type": "take", "coins": 2}, seats=5)
     assert foreign.value.code == "invalid_choice"
     assert foreign.value.field == "action.type"

@@ -18,7 +18,7 @@ from api.views import OPERATIONS, api
 from games import engine
 from games import errors as game_errors
 from games.kit.family import family_of, playable_rulesets
-from games.requests import RequestError
+from live.requests import RequestError
 from tests.api.support import conforms, program
 
 ENDPOINTS = {
@@ -354,7 +354,7 @@ def test_one_code_per_fact() -> None:
     """The refusals that used to have two codes have one: a move after the end is
     the engine's `game_over`, a mafia seat out of range is `out_of_range` in every
     move, and a colonel's count is left to the engine (`wrong_count`)."""
-    from games import requests as request_checks
+    from api import checks as request_checks
     from games.errors import GameOver
 
     assert GameOver.code == "game_over"
@@ -366,7 +366,9 @@ def test_one_code_per_fact() -> None:
         {"type": "timer", "kind": "defence", "subject": 12},
     ):
         with pytest.raises(RequestError) as refused:
-            request_checks.move_of("mafia_partisan", move)
+            request_checks.move_of("mafia_partisan", move, seats=10)
         assert refused.value.code == "out_of_range", move
-    one = request_checks.move_of("mafia_partisan", {"type": "choose", "targets": [1]})
+    one = request_checks.move_of(
+        "mafia_partisan", {"type": "choose", "targets": [1]}, seats=10
+    )
     assert one == {"type": "choose", "targets": [1]}

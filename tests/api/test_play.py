@@ -112,10 +112,13 @@ def test_wrong_team_size_is_refused_with_a_fresh_view(
 
 
 def test_a_seat_out_of_the_table_is_refused(table: tuple[str, dict[int, Api]]) -> None:
+    """Seat 8 at a table of seven: out of the table's seats, as 12 would be."""
     code, seats = table
     answer = act(seats[leader_of(code)], code, {"type": "propose", "team": [0, 8]})
-    assert answer.status == 409
-    assert answer.code == "bad_target"
+    assert answer.status == 400
+    assert answer.code == "out_of_range"
+    assert answer.body["error"]["field"] == "action.team[1]"
+    assert answer.body["error"]["message"].endswith("must be from 0 to 6.")
     assert game(code).version == 0
 
 

@@ -452,10 +452,11 @@ def test_errors_follow_accept_language_then_the_profile() -> None:
 
 
 def test_an_invalid_choice_lists_the_values_as_a_program_sends_them() -> None:
-    from games.requests import RequestError, move_of
+    from api.checks import move_of
+    from live.requests import RequestError
 
     with pytest.raises(RequestError) as refused:
-        move_of("partisans", {"type": "dance"})
+        move_of("partisans", {"type": "dance"}, seats=5)
     assert refused.value.code == "invalid_choice"
     with translation.override("en"):
         message = str(refused.value)

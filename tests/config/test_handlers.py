@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from games.requests import error_json
+from live.requests import error_json
 
 pytestmark = pytest.mark.django_db
 
@@ -44,8 +44,8 @@ def test_api_errors_are_the_json_envelope(path: str, status: int, code: str) -> 
 
 
 def test_the_envelope_is_the_one_endpoints_use() -> None:
-    """Same shape as an endpoint's own refusal (games.requests.error_json)."""
-    from games import requests as errors
+    """Same shape as an endpoint's own refusal (live.requests.error_json)."""
+    from live import requests as errors
 
     crash = Client(raise_request_exception=False).get("/api/v1/test-crash")
     assert envelope_of(crash) == error_json(errors.ServerError())

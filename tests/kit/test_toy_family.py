@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import resolve
 
+from api.shapes import shapes
 from games import engine
 from games.kit import Family, playable_rulesets
 from games.models import Game
-from games.schemas import shapes
 from games.state import load_state
 from history import export
 from tests.factories import UserFactory

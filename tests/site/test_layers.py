@@ -57,26 +57,72 @@ def test_every_module_of_games_is_in_a_layer() -> None:
     assert _names(_contract("games")["layers"]) == _packages(ROOT / "games")
 
 
+def test_what_programs_see_is_above_the_table_and_the_room() -> None:
+    """Issue #35: the shapes, payloads and checks of the API live in ``api``, the
+    strict reading of frames in ``live``; ``games`` keeps none of them."""
+    assert {"shapes", "payloads", "checks", "schemas"} <= _packages(ROOT / "api")
+    assert "requests" in _packages(ROOT / "live")
+    assert not {"payloads", "schemas", "requests"} & _packages(ROOT / "games")
+    layers = _contract("top")["layers"]
+    api = next(i for i, layer in enumerate(layers) if "api" in _names([layer]))
+    live = next(i for i, layer in enumerate(layers) if "live" in _names([layer]))
+    games = layers.index("games")
+    assert api < live < games  # listed from the top
+
+
 # --- a wrong import fails with the rule it breaks -----------------------------------
 
 PLANTED = {
-    # contract id: (module file, the import planted in it, as the report names it)
+    # case: (contract id, module file, the import planted in it, as the report
+    # names it)
     "top": (
+        "top",
         "accounts/selectors.py",
         "from live import room",
         "accounts.selectors -> live.room",
     ),
+    # What programs see moved up into api (issue #35): the table may not reach
+    # back for it...
+    "games-imports-api-shapes": (
+        "top",
+        "games/services.py",
+        "from api import shapes",
+        "games.services -> api.shapes",
+    ),
+    "games-imports-api-payloads": (
+        "top",
+        "games/selectors.py",
+        "from api.payloads import player_json",
+        "games.selectors -> api.payloads",
+    ),
+    # ...nor the strict reading of frames, now the live room's...
+    "games-imports-live-requests": (
+        "top",
+        "games/views.py",
+        "from live.requests import parse_json_object",
+        "games.views -> live.requests",
+    ),
+    # ...and the live room may not use the API's checks.
+    "live-imports-api-checks": (
+        "top",
+        "live/consumers.py",
+        "from api.checks import move_of",
+        "live.consumers -> api.checks",
+    ),
     "games": (
+        "games",
         "games/kit/records.py",
         "from games import services",
         "games.kit.records -> games.services",
     ),
     "families-kit": (
+        "families-kit",
         "games/families/cells/stats.py",
         "from games import errors",
         "games.families.cells.stats -> games.errors",
     ),
     "engines-pure": (
+        "engines-pure",
         "games/families/mafia/engine/view.py",
         "import django",
         "games.families.mafia.engine.view -> django",
@@ -121,12 +167,18 @@ def test_the_site_keeps_every_contract(tree: Path) -> None:
         assert f"{contract['name']} KEPT" in ran.stdout
 
 
-@pytest.mark.parametrize("key", sorted(PLANTED))
-def test_a_planted_import_breaks_its_contract(tree: Path, key: str) -> None:
+def test_every_contract_has_a_planted_import() -> None:
+    assert {case[0] for case in PLANTED.values()} == {
+        contract["id"] for contract in _config()["contracts"]
+    }
+
+
+@pytest.mark.parametrize("case", sorted(PLANTED))
+def test_a_planted_import_breaks_its_contract(tree: Path, case: str) -> None:
     """Each wrong import, planted alone in a copy of the site, fails the check; the
     report names the contract, the rule's guidance and the import."""
-    where, line, shown = PLANTED[key]
-    planted = tree.parent / f"planted-{key}"
+    key, where, line, shown = PLANTED[case]
+    planted = tree.parent / f"planted-{case}"
     shutil.copytree(tree, planted)
     module = planted / where
     module.write_text(module.read_text() + f"\n{line}  # planted\n")

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field, RootModel
 
 from games import engine
-from games.kit import Answer, Channel, OptionValue, Request
+from games.kit import Answer, AtTheTable, Channel, OptionValue, Request
 
 RULESETS = tuple(
     code
@@ -36,7 +36,9 @@ Role = Literal[ROLES]  # type: ignore[valid-type]
 Slot = Literal[SLOTS]  # type: ignore[valid-type]
 Colour = Literal[COLOURS]  # type: ignore[valid-type]
 Seat = Annotated[
-    int, Field(ge=0, le=MAX_PLAYERS - 1, description="A seat in table order, from 0.")
+    int,
+    Field(ge=0, le=MAX_PLAYERS - 1, description="A seat in table order, from 0."),
+    AtTheTable,
 ]
 Seats = Annotated[list[Seat], Field(max_length=MAX_PLAYERS)]
 Step = Annotated[int, Field(ge=0)]

@@ -11,9 +11,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, RootModel, SerializerFunctionWrapHandler, model_serializer
 
-from games.kit import Answer, OptionValue, Request
+from games.kit import Answer, AtTheTable, OptionValue, Request
 
-Seat = Annotated[int, Field(ge=0, le=9, description="A seat in table order, from 0.")]
+Seat = Annotated[
+    int,
+    Field(ge=0, le=9, description="A seat in table order, from 0."),
+    AtTheTable,
+]
 Target = Annotated[int, Field(ge=-1, le=9)]
 Record = dict[str, Any]
 

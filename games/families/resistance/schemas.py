@@ -17,7 +17,7 @@ from games import engine
 from games.families.resistance.engine import SIDES, Phase
 from games.families.resistance.engine.rules import MISSIONS
 from games.families.resistance.engine.state import CARDS
-from games.kit import Answer, Channel, OptionValue, Request
+from games.kit import Answer, AtTheTable, Channel, OptionValue, Request
 
 RULESETS = tuple(
     code
@@ -42,7 +42,9 @@ Side = Literal[SIDES]  # type: ignore[valid-type]
 Card = Literal[CARDS]  # type: ignore[valid-type]
 Role = Literal[ROLES]  # type: ignore[valid-type]
 Seat = Annotated[
-    int, Field(ge=0, le=MAX_PLAYERS - 1, description="A seat in table order, from 0.")
+    int,
+    Field(ge=0, le=MAX_PLAYERS - 1, description="A seat in table order, from 0."),
+    AtTheTable,
 ]
 Seats = Annotated[list[Seat], Field(max_length=MAX_PLAYERS)]
 Number = Annotated[int, Field(ge=1, le=MISSIONS)]

@@ -6,8 +6,8 @@ A game's own shapes come from its family (``Programs.view_schema`` and
 ``Programs.move_schema``, see ``games.kit.family``). :func:`shapes` joins those
 of every installed family: the view union is discriminated on ``"ruleset"``, and a
 move is checked against the schema of the family whose table it is sent to
-(:func:`games.requests.move_of`), so a new family's schemas reach the API, the JSON
-socket and the document with no edit here or in ``api``.
+(:func:`api.checks.move_of`), so a new family's schemas reach the API, the JSON
+socket and the document with no edit here or elsewhere in ``api``.
 
 ``Request`` models are strict (no unknown field, no ``"5"`` for 5, no ``true`` for
 1); ``Answer`` models describe exactly what is sent (no key beyond the listed ones).
@@ -123,7 +123,7 @@ class SocketChat(Request):
 
 
 def _is_object(value: Any) -> Any:
-    """A move is checked against its table's family (``games.requests.move_of``);
+    """A move is checked against its table's family (``api.checks.move_of``);
     here only that it is an object, with the field-level refusal programs know."""
     if not isinstance(value, dict):
         raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
@@ -148,7 +148,7 @@ class Shapes:
     Action: type[RootModel[Any]]
     action_field: Any
     """The type of a move's field in a request: documented as ``Action``, checked
-    as an object here and against the table's family by ``games.requests``."""
+    as an object here and against the table's family by ``api.checks``."""
     ViewEnvelope: type[BaseModel]
     SocketView: type[BaseModel]
     SocketAct: type[BaseModel]
@@ -169,7 +169,10 @@ def shapes() -> Shapes:
         else, in the shape of the table's game (discriminated on `ruleset`)."""
 
     class Action(RootModel[_one_of(moves, None)]):  # type: ignore[misc]
-        """A move, in the shape of the table's game (see its `type`s)."""
+        """A move, in the shape of the table's game (see its `type`s). Every seat
+        it names must be one of the table's, 0 to its seats less one: another
+        (even within the schema's bounds) is refused with `out_of_range`, naming
+        the table's seats."""
 
     action_field = Annotated[
         Action, PlainValidator(_is_object, json_schema_input_type=Action)

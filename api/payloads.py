@@ -1,7 +1,7 @@
 """The JSON that programs are sent, built from the selectors: a table, its players,
 a seat's view with the table's counters, a chat message. The API's answers and the
 JSON table socket's messages are built here, so a program sees the same shapes on
-both; ``games.schemas`` describes each of them.
+both; ``api.shapes`` describes each of them.
 
 Nothing about a game's hidden state is read here: the game part of a seat's envelope
 is the view ``games.selectors.seat_view`` hands in.

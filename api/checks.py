@@ -1,11 +1,11 @@
-"""Reading what a program sends (an API request's body or query, a frame on a
-table's JSON socket): strict JSON, checked against the pydantic models of
-``games.schemas`` and the families' move schemas.
+"""Checking what a program sends against its schema: a request's body or query, a
+frame of a table's JSON socket, a move against its table's family's move schema
+(``api.shapes`` and the families' ``Programs.move_schema``), a new table's seat count
+and options against its game.
 
-Every refusal is one :class:`RequestError` with a stable ``code``, the ``field`` at
-fault (``action.team[1]``) and a message in the reader's language; nothing has
-changed when one is raised. The API (``api``) raises these too, and adds its own
-(tokens, methods, media types) as subclasses.
+Every refusal is a ``live.requests.RequestError`` (the field-level ones are here) with
+a stable ``code``, the ``field`` at fault (``action.team[1]``) and a message in the
+reader's language; nothing has changed when one is raised.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from pydantic import BaseModel, ValidationError
@@ -23,35 +22,8 @@ from pydantic_core import ErrorDetails
 
 from games import engine
 from games.kit.family import family_of
-
-
-class RequestError(Exception):
-    """A request (or a socket frame) refused before anything read it."""
-
-    code = "error"
-    status = 400
-    message: str | Promise = gettext_lazy("The request could not be understood.")
-
-    def __init__(self, *, field: str | None = None, **params: Any) -> None:
-        self.field = field
-        self.params = params
-        super().__init__(self.code)
-
-    def __str__(self) -> str:
-        text = str(self.message)
-        params = {"field": self.field or "", **self.params}
-        return text % params if "%(" in text else text
-
-
-class BodyTooLarge(RequestError):
-    code = "body_too_large"
-    status = 413
-    message = gettext_lazy("The request body is too large (at most %(limit)d bytes).")
-
-
-class InvalidJson(RequestError):
-    code = "invalid_json"
-    message = gettext_lazy("The request body is not a JSON object: %(reason)s.")
+from games.kit.schemas import NOT_AT_THE_TABLE, SEATS
+from live.requests import RequestError
 
 
 class MissingField(RequestError):
@@ -70,6 +42,10 @@ class WrongType(RequestError):
 
 
 class OutOfRange(RequestError):
+    """A value outside the bounds its field takes, named in the message: a number,
+    a text's or a list's length, a table's seat count or option, and a seat a move
+    names that is not at the table (seat 7 at a table of five: "from 0 to 4")."""
+
     code = "out_of_range"
     message = gettext_lazy("“%(field)s” must be %(limits)s.")
 
@@ -84,148 +60,39 @@ class InvalidChoice(RequestError):
     message = gettext_lazy("“%(field)s” must be one of: %(choices)s.")
 
 
-class BadRequest(RequestError):
-    code = "bad_request"
-    message = gettext_lazy("The request could not be understood. Nothing was changed.")
-
-
-class ForbiddenCharacter(RequestError):
-    code = "forbidden_character"
-    message = gettext_lazy(
-        "The request contains a NUL character (U+0000), which no address, field or "
-        "message may hold. Nothing was changed."
-    )
-
-
-class RateLimited(RequestError):
-    code = "rate_limited"
-    status = 429
-    message = gettext_lazy("Too many messages at once: slow down, then send it again.")
-
-
-class BinaryFrame(RequestError):
-    code = "binary_frame"
-    message = gettext_lazy("Send JSON text frames only; a binary frame is not read.")
-
-
-class TooDeep(RequestError):
-    code = "too_deep"
-    message = gettext_lazy(
-        "The message is nested too deeply (at most %(limit)d levels)."
-    )
-
-
-class ServerError(RequestError):
-    code = "server_error"
-    status = 500
-    message = gettext_lazy("Something broke on our side. Please try again in a moment.")
-
-
-class Unavailable(RequestError):
-    code = "unavailable"
-    status = 503
-    message = gettext_lazy(
-        "The site is temporarily unavailable; please try again in a moment. If you "
-        "sent a move, read the table's view first: it may have been applied."
-    )
-
-
-def error_json(exc: Exception) -> dict[str, Any]:
-    """The ``{"code", "message", "field"?}`` of an error a program may read (a
-    ``RequestError`` or a ``games.errors.GameError``), in the active language."""
-    error: dict[str, Any] = {"code": getattr(exc, "code", "error"), "message": str(exc)}
-    field = getattr(exc, "field", None)
-    if field:
-        error["field"] = field
-    return error
-
-
-# --- JSON ----------------------------------------------------------------------------
-
-
-class DuplicateKey(ValueError):
-    pass
-
-
-LONE_SURROGATE = gettext_lazy(
-    "it holds a \\u escape of half a character (a lone surrogate)"
-)
-
-
-class LoneSurrogate(ValueError):
-    """A ``\\uD800``–``\\uDFFF`` escape without its pair: not a character, and no
-    text encoding (UTF-8, the database's, a log's) can write it."""
-
-
-def _is_text(value: Any) -> bool:
-    """``value`` (a key, or a string or list of them) holds no lone surrogate.
-    Objects inside are checked by their own hook, as ``json.loads`` builds them."""
-    if isinstance(value, str):
-        return not any("\ud800" <= ch <= "\udfff" for ch in value)
-    if isinstance(value, list):
-        return all(_is_text(item) for item in value)
-    return True
-
-
-def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``json.loads``'s ``object_pairs_hook``: a key twice is an error, and so is a
-    lone surrogate in a key or a value (checked first: an error names the key)."""
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if not (_is_text(key) and _is_text(value)):
-            raise LoneSurrogate
-        if key in found:
-            raise DuplicateKey(key)
-        found[key] = value
-    return found
-
-
-def no_constants(name: str) -> Any:
-    """``json.loads``'s ``parse_constant``: NaN and Infinity are errors."""
-    raise ValueError(name)
-
-
-def parse_json_object(raw: bytes | str) -> dict[str, Any]:
-    """``raw`` as one JSON object. Duplicate keys, NaN and Infinity, and anything
-    but an object at the top are refused, so nothing ambiguous reaches a service."""
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InvalidJson(reason=_("it is not UTF-8 text")) from None
-    try:
-        data = json.loads(
-            raw, object_pairs_hook=no_duplicate_keys, parse_constant=no_constants
-        )
-    except DuplicateKey as exc:
-        reason = _("the key “%(key)s” appears twice") % {"key": exc.args[0]}
-        raise InvalidJson(reason=reason) from None
-    except LoneSurrogate:
-        raise InvalidJson(reason=LONE_SURROGATE) from None
-    except (ValueError, RecursionError):
-        raise InvalidJson(reason=_("it is not valid JSON")) from None
-    if not isinstance(data, dict):
-        raise InvalidJson(reason=_("the top level must be an object"))
-    return data
-
-
 # --- Checks --------------------------------------------------------------------------
 
 
-def checked(model: type[BaseModel], data: Any, *, where: str = "") -> Any:
-    """``data`` validated by ``model``; a refusal is the ``RequestError`` of its
-    first fault, its field named from ``where`` (the place of ``data`` in the
-    request)."""
+def checked(
+    model: type[BaseModel],
+    data: Any,
+    *,
+    where: str = "",
+    context: dict[str, Any] | None = None,
+) -> Any:
+    """``data`` validated by ``model`` (with ``context``, which validators such as
+    ``games.kit.AtTheTable`` read); a refusal is the ``RequestError`` of its first
+    fault, its field named from ``where`` (the place of ``data`` in the request)."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context=context)
     except ValidationError as exc:
         raise refusal(exc.errors(include_url=False), data, where=where) from None
 
 
-def move_of(ruleset: str, data: Any, *, where: str = "action") -> dict[str, Any]:
-    """A move sent to a table of ``ruleset``, checked by its family's move schema:
-    the action dict the engine is handed."""
-    move = checked(family_of(ruleset).programs.move_schema, data, where=where)
+def move_of(
+    ruleset: str, data: Any, *, seats: int | None, where: str = "action"
+) -> dict[str, Any]:
+    """A move sent to a table of ``ruleset`` with ``seats`` seats, checked by its
+    family's move schema: the action dict the engine is handed.
+
+    Every seat the move names (a field typed with ``games.kit.AtTheTable``) must be
+    one of the table's, ``0`` to ``seats - 1``: any other whole number is
+    ``out_of_range`` naming that range, in every family and every move, before
+    the engine sees it (which would refuse it too, as ``bad_target``). ``seats`` is
+    None only where no table is meant (the schema's own bounds alone apply)."""
+    schema = family_of(ruleset).programs.move_schema
+    context = None if seats is None else {SEATS: seats}
+    move = checked(schema, data, where=where, context=context)
     return dict(move.model_dump())
 
 
@@ -317,6 +184,8 @@ def _limits(kind: str, ctx: dict[str, Any]) -> str | None:
     if kind in ("less_than_equal", "less_than"):
         high = ctx["le"] if "le" in ctx else ctx["lt"] - 1
         return _("at most %(high)d") % {"high": high}
+    if kind == NOT_AT_THE_TABLE:
+        return _("from %(low)d to %(high)d") % {"low": ctx["low"], "high": ctx["high"]}
     if kind == "string_too_short":
         return _("at least %(low)d characters long") % {"low": ctx["min_length"]}
     if kind == "string_too_long":
