@@ -111,10 +111,9 @@ def is_moderator(game: Game, viewer: User | None) -> bool:
 
 def game_by_code(code: str) -> Game | None:
     """The table with its host (every page names them). Its rematch, which only a
-    finished table's page shows, is read when that page asks for it: joining it
-    here doubled what the query cost to build on every page, move and API call
-    (Django's compiling of its columns, ~1 ms of a POST's). A push, which may not
-    read lazily, gets its row from ``games.snapshots`` instead."""
+    finished table's page shows, is read when that page asks for it, not joined
+    here: every page, move and API call would pay for its columns. A push, which
+    may not read lazily, gets its row from its table's room (``live.table``)."""
     return Game.objects.select_related("host").filter(code=code).first()
 
 

@@ -41,7 +41,7 @@ def clock_label_filter(seconds: int) -> str:
 @register.filter
 def page_messages(messages: Any) -> list[Any]:
     """The flashed messages for the page's list: all but a private refusal, which
-    the table page says inside the seat's card (``games.rendering.CARD_TAG``)."""
+    the table page says inside the seat's card (``games.errors.CARD_TAG``)."""
     return [m for m in messages or () if CARD_TAG not in m.tags.split()]
 
 

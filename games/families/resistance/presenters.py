@@ -263,11 +263,8 @@ class Board:
 
     @cached_property
     def seat_names(self) -> list[str]:
-        """The seats' names in seat order, the vote grid's columns: a part that reads
-        only these is not drawn again when a seat's status changes
-        (games.drawn), nor a region drawn from a board kept while what it read of
-        the view is unchanged (games.recorded): the names and the seats' number,
-        not the seats' rows, which read who has voted."""
+        """The seats' names in seat order, the vote grid's columns: the names and
+        the seats' number, not the seats' rows, which read who has voted."""
         return [self.names.get(seat, "?") for seat in range(self.view["players"])]
 
     @cached_property
@@ -705,8 +702,8 @@ def _banner(
     In the sniper phase it is the same for every seat: only the card tells the
     sniper that the shot is theirs. It reads only what changes when the table's
     decision does (the phase, the leader, the team, whether this seat may move),
-    not who has voted yet: a seat's board is then kept from one vote to the next
-    (games.recorded)."""
+    not who has voted yet, so that a seat's top region is not drawn again for
+    another seat's vote."""
     me = view["me"]["seat"] if view["me"] else None
     phase = view["phase"]
     if not playing and phase != "over":
