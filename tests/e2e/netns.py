@@ -132,9 +132,7 @@ class Networks:
         host_link, inner_link = f"{self.prefix}h{index}", f"{self.prefix}c{index}"
         gateway, address = f"10.{self.octet}.{index}.1", f"10.{self.octet}.{index}.2"
         wrapper = self.folder / f"chromium-{name}"
-        wrapper.write_text(
-            f'#!/bin/sh\nexec {IP} netns exec {name} {CHROMIUM} "$@"\n'
-        )
+        wrapper.write_text(f'#!/bin/sh\nexec {IP} netns exec {name} {CHROMIUM} "$@"\n')
         wrapper.chmod(0o755)
         namespace = Namespace(name, host_link, inner_link, gateway, address, wrapper)
         run(IP, "netns", "add", name)
@@ -155,19 +153,33 @@ class Networks:
     def __exit__(self, *exc: object) -> None:
         for namespace in self.namespaces:
             # Deleting the namespace deletes its veth end, and with it the pair.
-            subprocess.run([IP, "link", "del", namespace.host_link], check=False,
-                           capture_output=True)
-            subprocess.run([IP, "netns", "del", namespace.name], check=False,
-                           capture_output=True)
+            subprocess.run(
+                [IP, "link", "del", namespace.host_link],
+                check=False,
+                capture_output=True,
+            )
+            subprocess.run(
+                [IP, "netns", "del", namespace.name], check=False, capture_output=True
+            )
         self.namespaces = []
 
     def routed(self, source: Namespace, target: Namespace) -> bool:
         """Whether the root namespace would pass a packet from ``source`` on to
         ``target`` (the kernel's own routing decision for it)."""
         done = subprocess.run(
-            [IP, "route", "get", target.address, "from", source.address,
-             "iif", source.host_link],
-            capture_output=True, text=True, check=False,
+            [
+                IP,
+                "route",
+                "get",
+                target.address,
+                "from",
+                source.address,
+                "iif",
+                source.host_link,
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
         )
         return done.returncode == 0
 
@@ -178,14 +190,16 @@ class Networks:
         clock: the control's arrival is the event)."""
         listener = subprocess.Popen(
             [IP, "netns", "exec", target.name, sys.executable, "-c", LISTEN],
-            stdout=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         try:
             assert listener.stdout is not None
             port = int(listener.stdout.readline())
             token = secrets.token_hex(4)
-            source.run(sys.executable, "-c", SEND, target.address, str(port),
-                       f"probe-{token}")
+            source.run(
+                sys.executable, "-c", SEND, target.address, str(port), f"probe-{token}"
+            )
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as control:
                 control.sendto(b"control", (target.address, port))
             heard = listener.stdout.read().split()
@@ -218,7 +232,8 @@ for _ in range(3):
 """
 
 
-# --- coturn -----------------------------------------------------------------------------
+# --- coturn ---------------------------------------------------------------------
+
 
 def stun_answers(address: str, port: int) -> bool:
     """Whether a STUN Binding request to ``address:port`` (UDP) is answered."""
@@ -309,7 +324,8 @@ def turnserver(address: str, folder: Path) -> Iterator[Turn]:
         turn.stop()
 
 
-# --- the site, on an address the namespaces reach -------------------------------------
+# --- the site, on an address the namespaces reach ---------------------------------
+
 
 @contextmanager
 def daphne_on(
