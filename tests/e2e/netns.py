@@ -201,9 +201,11 @@ class Networks:
                 sys.executable, "-c", SEND, target.address, str(port), f"probe-{token}"
             )
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as control:
-                control.sendto(b"control", (target.address, port))
-            heard = listener.stdout.read().split()
-            listener.wait(timeout=READY_SECONDS)
+                for _ in range(3):
+                    control.sendto(b"control", (target.address, port))
+            # Bounded only in case the control datagram itself were lost.
+            output, _ = listener.communicate(timeout=READY_SECONDS)
+            heard = output.split()
         finally:
             if listener.poll() is None:
                 listener.kill()

@@ -206,6 +206,9 @@ def test_three_browsers_with_no_route_between_them_talk_through_turn(
         assert not networks.routed(source, target), (source.name, target.name)
     for source, target in itertools.permutations(networks.namespaces, 2):
         assert not networks.datagrams_reach(source, target), (source, target)
+    # The probe itself works: sent within one namespace, it arrives.
+    first = networks.namespaces[0]
+    assert networks.datagrams_reach(first, first)
 
     pages = seats_in_namespaces(player_in, networks)
     for page in pages:
