@@ -1,10 +1,11 @@
-"""The voice rooms' figures: ``python -m bench.voice [--seats 3 6 10]``.
+"""The voice rooms' figures: ``python -m bench.voice [--seats 3 6 10] [--mafia]``.
 
 Starts the real server (daphne, ``config.settings.local``, in-memory layer) on a
 throwaway SQLite database, seats N users at a started ``partisans`` table
-(``cells`` below five; every seat of both may talk in every phase), and opens one
-headless Chromium context per seat with a fake microphone (a beep). For each N it
-prints:
+(``cells`` below five; every seat of both may talk in every phase), and with
+``--mafia`` a ``mafia_partisan`` table of ten players and its moderator played to
+its end (after the game all eleven talk), and opens one headless Chromium context
+per seat with a fake microphone (a beep). For each table it prints:
 
     full_mesh_s      every seat taps "join" at once: until every page holds N-1
                      connected peers
@@ -20,6 +21,12 @@ prints:
     mute_ms          from tapping "mute" to every sender of that page holding no
                      track (no packet leaves after that)
     relayed_pairs    share of connections going through TURN (0 on loopback)
+    connected_after_talk  share of the connections still connected after
+                     everyone talked for a few seconds (below 1: the browsers
+                     could not keep up, and ICE's consent checks timed out)
+
+A figure that does not come within two minutes is printed as nan, and the run goes
+on with the next.
 
 Wall-clock figures on a shared machine: compare runs taken in the same minutes.
 """
@@ -27,6 +34,7 @@ Wall-clock figures on a shared machine: compare runs taken in the same minutes.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import subprocess
 import sys
@@ -83,6 +91,9 @@ BYTES = """() => window.podpolyeVoice.stats().then(all => ({
     received: all.reduce((n, p) => n + p.bytesReceived, 0),
     relayed: all.filter(p => p.relayed).length, peers: all.length,
     at: performance.now()}))"""
+STATES = """() => ({all: window.podpolyeVoice.connections().length,
+    connected: window.podpolyeVoice.connections()
+        .filter(c => c.state === 'connected').length})"""
 MUTE = """() => new Promise((done) => {
     const started = performance.now();
     document.querySelector('[data-voice-mute]').click();
@@ -197,13 +208,57 @@ def table_for(seats: int, run: int) -> tuple[list[Any], str, list[str]]:
     return users, game.get_absolute_url(), [session_of(user) for user in users]
 
 
+def mafia_table(run: int) -> tuple[list[Any], str, list[str]]:
+    """A ``mafia_partisan`` table of ten players and its moderator, played to its
+    end by random legal moves: after the game all eleven talk to the table."""
+    import random
+
+    from games import engine, services
+    from games.models import Game
+    from games.state import load_state
+
+    rng = random.Random(run)
+    users, game = started_table("mafia_partisan", {}, 11, rng, username=f"voice{run}")
+    seated = {seat.position: seat.user for seat in game.seats.select_related("user")}
+    while game.status == Game.Status.PLAYING:
+        seat, action = engine.random_action(load_state(game), rng)
+        user = game.moderator if seat == engine.MODERATOR else seated[seat]
+        services.game_act(game=game, user=user, action=action, turn=game.turn)
+        game.refresh_from_db()
+    return users, game.get_absolute_url(), [session_of(user) for user in users]
+
+
+class Figures(dict[str, float]):
+    """The figures of one table, each printed as soon as it is measured."""
+
+    def __setitem__(self, name: str, value: float) -> None:
+        print(f"  {name}: {value:.3g}", flush=True)
+        super().__setitem__(name, value)
+
+
+def reached(pages: list[Any], count: int) -> bool:
+    """Whether every page of ``pages`` holds ``count`` connected peers at once
+    within TIMEOUT_MS (a figure that never comes is printed as nan, and the
+    run goes on)."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    try:
+        for page in pages:
+            page.wait_for_function(CONNECTED, arg=count, timeout=TIMEOUT_MS)
+    except Timeout:
+        return False
+    return True
+
+
 def measure(
     browser: Any, url: str, table: tuple[list[Any], str, list[str]]
 ) -> dict[str, float]:
     from django.conf import settings
+    from playwright.sync_api import TimeoutError as Timeout
 
     users, address, sessions = table
     seats = len(users)
+    print(f"seats: {seats}", flush=True)
     pages = []
     for session in sessions:
         context = browser.new_context(
@@ -225,13 +280,16 @@ def measure(
     for page in pages:
         page.wait_for_selector("body[data-socket=on]", timeout=TIMEOUT_MS)
         page.wait_for_selector("[data-voice-join]:enabled", timeout=TIMEOUT_MS)
-    figures: dict[str, float] = {}
+    figures = Figures()
 
     started = time.monotonic()
     for page in pages:
         page.evaluate(TAP, "[data-voice-join]")
-    for page in pages:
-        page.wait_for_function(CONNECTED, arg=seats - 1, timeout=TIMEOUT_MS)
+    if not reached(pages, seats - 1):
+        figures["full_mesh_s"] = math.nan
+        for page in pages:
+            page.context.close()
+        return figures
     figures["full_mesh_s"] = time.monotonic() - started
 
     # Talking: bytes and CPU over a few seconds.
@@ -251,36 +309,46 @@ def measure(
     figures["relayed_pairs"] = sum(a["relayed"] for a in after) / max(
         1, sum(a["peers"] for a in after)
     )
+    # Share of the connections still connected after everyone talked a while: below
+    # 1 when the browsers cannot keep up and ICE's consent checks time out.
+    held = [page.evaluate(STATES) for page in pages]
+    figures["connected_after_talk"] = sum(h["connected"] for h in held) / max(
+        1, sum(h["all"] for h in held)
+    )
     figures["mute_ms"] = float(pages[0].evaluate(MUTE))
     pages[0].evaluate(TAP, "[data-voice-mute]")
 
     # A newcomer: the last seat leaves and joins again.
     newcomer = pages[-1]
     newcomer.evaluate(TAP, "[data-voice-join]")
-    for page in pages[:-1]:
-        page.wait_for_function(CONNECTED, arg=seats - 2, timeout=TIMEOUT_MS)
+    reached(pages[:-1], seats - 2)
     newcomer.evaluate(
         "() => { window.voiceFrames.sent = 0; "
         "window.voiceFrames.received = 0; window.voiceFrames.largest = 0; }"
     )
     started = time.monotonic()
     newcomer.evaluate(TAP, "[data-voice-join]")
-    newcomer.wait_for_function(CONNECTED, arg=seats - 1, timeout=TIMEOUT_MS)
-    figures["newcomer_s"] = time.monotonic() - started
-    for page in pages[:-1]:
-        page.wait_for_function(CONNECTED, arg=seats - 1, timeout=TIMEOUT_MS)
+    figures["newcomer_s"] = (
+        time.monotonic() - started if reached([newcomer], seats - 1) else math.nan
+    )
+    reached(pages[:-1], seats - 1)
     frames = newcomer.evaluate("() => window.voiceFrames")
     figures["frames_per_join"] = frames["sent"] + frames["received"]
     figures["largest_frame_b"] = frames["largest"]
 
     # A reload: the page comes back and joins.
     started = time.monotonic()
-    newcomer.reload()
-    newcomer.wait_for_selector("body[data-socket=on]", timeout=TIMEOUT_MS)
-    newcomer.wait_for_selector("[data-voice-join]:enabled", timeout=TIMEOUT_MS)
-    newcomer.evaluate(TAP, "[data-voice-join]")
-    newcomer.wait_for_function(CONNECTED, arg=seats - 1, timeout=TIMEOUT_MS)
-    figures["reload_s"] = time.monotonic() - started
+    try:
+        newcomer.reload(timeout=TIMEOUT_MS)
+        newcomer.wait_for_selector("body[data-socket=on]", timeout=TIMEOUT_MS)
+        newcomer.wait_for_selector("[data-voice-join]:enabled", timeout=TIMEOUT_MS)
+    except Timeout:
+        figures["reload_s"] = math.nan
+    else:
+        newcomer.evaluate(TAP, "[data-voice-join]")
+        figures["reload_s"] = (
+            time.monotonic() - started if reached([newcomer], seats - 1) else math.nan
+        )
     for page in pages:
         page.context.close()
     return figures
@@ -288,12 +356,19 @@ def measure(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seats", type=int, nargs="+", default=[3, 6])
+    parser.add_argument("--seats", type=int, nargs="*", default=[3, 6])
+    parser.add_argument(
+        "--mafia",
+        action="store_true",
+        help="also a Mafia table: ten players and the moderator, after the game",
+    )
     options = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="bench-voice-"))
     database = folder / "db.sqlite3"
     setup(database)
     tables = [table_for(seats, run) for run, seats in enumerate(options.seats)]
+    if options.mafia:
+        tables.append(mafia_table(len(tables)))
     from playwright.sync_api import sync_playwright
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -304,10 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for table in tables:
-                figures = measure(browser, url, table)
-                print(f"seats: {len(table[0])}")
-                for name, value in figures.items():
-                    print(f"  {name}: {value:.3g}")
+                measure(browser, url, table)
             browser.close()
         used = cpu_seconds(server.pid) - server_cpu
         print(f"server_cpu: {used / (time.monotonic() - wall):.3g}")
