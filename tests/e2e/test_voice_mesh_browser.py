@@ -24,7 +24,7 @@ from games.models import Game
 from games.state import load_state
 from tests.conftest import uses_postgres
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.e2e.test_voice_browser import CONNECTED, FAKE_MEDIA
+from tests.e2e.test_voice_browser import CONNECTED, FAKE_MEDIA, until_stats
 from tests.games.conftest import seated_users, start_table
 
 if TYPE_CHECKING:
@@ -109,14 +109,14 @@ def full_mesh(pages: list[Page], seats: list[int]) -> None:
         before = [heard_from(page, seat) for page in listeners]
         speaker.click("[data-voice-mute]")
         for page, was in zip(listeners, before, strict=True):
-            page.wait_for_function(
-                """([seat, was]) => window.podpolyeVoice.stats().then(all =>
-                    all.some(p => p.room === 'table' && p.seat === seat &&
-                        p.state === 'connected' &&
-                        p.packetsReceived > was.packetsReceived + 50 &&
-                        p.totalAudioEnergy > was.totalAudioEnergy))""",
-                arg=[seat, was],
-                timeout=MESH_MS,
+            until_stats(
+                page,
+                """(all, [seat, was]) => all.some(p => p.room === 'table' &&
+                    p.seat === seat && p.state === 'connected' &&
+                    p.packetsReceived > was.packetsReceived + 50 &&
+                    p.totalAudioEnergy > was.totalAudioEnergy)""",
+                [seat, was],
+                MESH_MS,
             )
         speaker.click("[data-voice-mute]")
         speaker.wait_for_function(

@@ -41,7 +41,7 @@ from tests.e2e.conftest import (
     _Watch,
     session_cookie_for,
 )
-from tests.e2e.test_voice_browser import CONNECTED, FAKE_MEDIA
+from tests.e2e.test_voice_browser import CONNECTED, FAKE_MEDIA, until_stats
 from tests.games.conftest import seated_users, start_table
 
 if TYPE_CHECKING:
@@ -184,15 +184,15 @@ def stats(page: Page) -> list[dict[str, Any]]:
 def wait_audio_grows(page: Page, timeout: int = WAIT_MS) -> None:
     """Packets and audio energy keep arriving from every peer of ``page``: each
     grows past what it was when this was called."""
-    before = {peer["seat"]: peer for peer in stats(page)}
-    page.wait_for_function(
-        """(before) => window.podpolyeVoice.stats().then(all =>
-            all.length === Object.keys(before).length && all.every(p =>
-                before[p.seat] !== undefined &&
+    before = {str(peer["seat"]): peer for peer in stats(page)}
+    until_stats(
+        page,
+        """(all, before) => all.length === Object.keys(before).length &&
+            all.every(p => before[p.seat] !== undefined &&
                 p.packetsReceived > before[p.seat].packetsReceived + 50 &&
-                p.totalAudioEnergy > before[p.seat].totalAudioEnergy))""",
-        arg={str(seat): peer for seat, peer in before.items()},
-        timeout=timeout,
+                p.totalAudioEnergy > before[p.seat].totalAudioEnergy)""",
+        before,
+        timeout,
     )
 
 
