@@ -25,6 +25,15 @@ per seat with a fake microphone (a beep). For each table it prints:
                      everyone talked for a few seconds (below 1: the browsers
                      could not keep up, and ICE's consent checks timed out)
 
+With ``--muted`` every seat joins and mutes at once, then each unmutes in turn
+(the way tests/e2e/test_voice_mesh_browser.py checks the largest tables, whose
+pages all talking at once outrun two shared cores); it prints instead:
+
+    muted_mesh_s     until every page holds N-1 connected peers (no audio yet)
+    turn_mean_s      from a seat's "unmute" until 50 more packets with sound from
+    turn_max_s       it arrived on every other page: mean and worst over the seats
+    connected_after_turns  share of the connections connected at the end
+
 A figure that does not come within two minutes is printed as nan, and the run goes
 on with the next.
 
@@ -91,6 +100,21 @@ BYTES = """() => window.podpolyeVoice.stats().then(all => ({
     received: all.reduce((n, p) => n + p.bytesReceived, 0),
     relayed: all.filter(p => p.relayed).length, peers: all.length,
     at: performance.now()}))"""
+CONNECTIONS = "() => window.podpolyeVoice.connections()"
+HEARD = """(seat) => window.podpolyeVoice.stats().then(all =>
+    all.find(p => p.room === 'table' && p.seat === seat))"""
+HEARD_MORE = """async ([seat, was, timeout]) => {
+    const deadline = performance.now() + timeout;
+    for (;;) {
+        const all = await window.podpolyeVoice.stats();
+        if (all.some(p => p.room === 'table' && p.seat === seat &&
+                p.state === 'connected' &&
+                p.packetsReceived > was.packetsReceived + 50 &&
+                p.totalAudioEnergy > was.totalAudioEnergy)) return;
+        if (performance.now() > deadline) throw new Error('not heard: ' + seat);
+        await new Promise((done) => setTimeout(done, 20));
+    }
+}"""
 STATES = """() => ({all: window.podpolyeVoice.connections().length,
     connected: window.podpolyeVoice.connections()
         .filter(c => c.state === 'connected').length})"""
@@ -250,8 +274,58 @@ def reached(pages: list[Any], count: int) -> bool:
     return True
 
 
+def in_turn(pages: list[Any], figures: Figures) -> Figures:
+    """``--muted``: every seat joins and mutes at once (ICE's checks, no audio),
+    then each seat in turn unmutes until its sound arrives on every other page, and
+    mutes again (tests/e2e/test_voice_mesh_browser.py does the same)."""
+    seats = len(pages)
+    started = time.monotonic()
+    for page in pages:
+        page.evaluate(TAP, "[data-voice-join]")
+    for page in pages:
+        page.wait_for_selector("[data-voice-mute]:enabled", timeout=TIMEOUT_MS)
+        page.evaluate(TAP, "[data-voice-mute]")
+    if not reached(pages, seats - 1):
+        figures["muted_mesh_s"] = math.nan
+        return figures
+    figures["muted_mesh_s"] = time.monotonic() - started
+    turns = []
+    peers = [{c["seat"] for c in page.evaluate(CONNECTIONS)} for page in pages]
+    everyone = set().union(*peers)
+    for speaker, others in zip(pages, peers, strict=True):
+        # A page's own seat is the one it holds no connection to.
+        (seat,) = everyone - others
+        listeners = [page for page in pages if page is not speaker]
+        before = [page.evaluate(HEARD, seat) for page in listeners]
+        started = time.monotonic()
+        speaker.evaluate(TAP, "[data-voice-mute]")
+        for page, was in zip(listeners, before, strict=True):
+            # Polled inside the page: wait_for_function would take the promise
+            # stats() returns for a true value at once.
+            page.evaluate(HEARD_MORE, [seat, was, TIMEOUT_MS])
+        turns.append(time.monotonic() - started)
+        speaker.evaluate(TAP, "[data-voice-mute]")
+        speaker.wait_for_function(
+            "() => window.podpolyeVoice.connections().every(c => !c.sending)",
+            timeout=TIMEOUT_MS,
+        )
+    figures["turn_mean_s"] = sum(turns) / len(turns)
+    figures["turn_max_s"] = max(turns)
+    held = [page.evaluate(STATES) for page in pages]
+    figures["connected_after_turns"] = sum(h["connected"] for h in held) / max(
+        1, sum(h["all"] for h in held)
+    )
+    for page in pages:
+        page.context.close()
+    return figures
+
+
 def measure(
-    browser: Any, url: str, table: tuple[list[Any], str, list[str]]
+    browser: Any,
+    url: str,
+    table: tuple[list[Any], str, list[str]],
+    *,
+    muted: bool = False,
 ) -> dict[str, float]:
     from django.conf import settings
     from playwright.sync_api import TimeoutError as Timeout
@@ -281,6 +355,8 @@ def measure(
         page.wait_for_selector("body[data-socket=on]", timeout=TIMEOUT_MS)
         page.wait_for_selector("[data-voice-join]:enabled", timeout=TIMEOUT_MS)
     figures = Figures()
+    if muted:
+        return in_turn(pages, figures)
 
     started = time.monotonic()
     for page in pages:
@@ -362,6 +438,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also a Mafia table: ten players and the moderator, after the game",
     )
+    parser.add_argument(
+        "--muted",
+        action="store_true",
+        help="join muted, then each seat talks in turn (muted_mesh_s, turn_*_s)",
+    )
     options = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="bench-voice-"))
     database = folder / "db.sqlite3"
@@ -379,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for table in tables:
-                measure(browser, url, table)
+                measure(browser, url, table, muted=options.muted)
             browser.close()
         used = cpu_seconds(server.pid) - server_cpu
         print(f"server_cpu: {used / (time.monotonic() - wall):.3g}")
