@@ -1,10 +1,11 @@
-"""The voice rooms' figures: ``python -m bench.voice [--seats 3 6 10]``.
+"""The voice rooms' figures: ``python -m bench.voice [--seats 3 6 10] [--mafia]``.
 
 Starts the real server (daphne, ``config.settings.local``, in-memory layer) on a
 throwaway SQLite database, seats N users at a started ``partisans`` table
-(``cells`` below five; every seat of both may talk in every phase), and opens one
-headless Chromium context per seat with a fake microphone (a beep). For each N it
-prints:
+(``cells`` below five; every seat of both may talk in every phase), and with
+``--mafia`` a ``mafia_partisan`` table of ten players and its moderator played to
+its end (after the game all eleven talk), and opens one headless Chromium context
+per seat with a fake microphone (a beep). For each table it prints:
 
     full_mesh_s      every seat taps "join" at once: until every page holds N-1
                      connected peers
@@ -20,6 +21,21 @@ prints:
     mute_ms          from tapping "mute" to every sender of that page holding no
                      track (no packet leaves after that)
     relayed_pairs    share of connections going through TURN (0 on loopback)
+    connected_after_talk  share of the connections still connected after
+                     everyone talked for a few seconds (below 1: the browsers
+                     could not keep up, and ICE's consent checks timed out)
+
+With ``--muted`` every seat joins and mutes at once, then each unmutes in turn
+(the way tests/e2e/test_voice_mesh_browser.py checks the largest tables, whose
+pages all talking at once outrun two shared cores); it prints instead:
+
+    muted_mesh_s     until every page holds N-1 connected peers (no audio yet)
+    turn_mean_s      from a seat's "unmute" until 50 more packets with sound from
+    turn_max_s       it arrived on every other page: mean and worst over the seats
+    connected_after_turns  share of the connections connected at the end
+
+A figure that does not come within two minutes is printed as nan, and the run goes
+on with the next.
 
 Wall-clock figures on a shared machine: compare runs taken in the same minutes.
 """
@@ -27,6 +43,7 @@ Wall-clock figures on a shared machine: compare runs taken in the same minutes.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import subprocess
 import sys
@@ -83,6 +100,24 @@ BYTES = """() => window.podpolyeVoice.stats().then(all => ({
     received: all.reduce((n, p) => n + p.bytesReceived, 0),
     relayed: all.filter(p => p.relayed).length, peers: all.length,
     at: performance.now()}))"""
+CONNECTIONS = "() => window.podpolyeVoice.connections()"
+HEARD = """(seat) => window.podpolyeVoice.stats().then(all =>
+    all.find(p => p.room === 'table' && p.seat === seat))"""
+HEARD_MORE = """async ([seat, was, timeout]) => {
+    const deadline = performance.now() + timeout;
+    for (;;) {
+        const all = await window.podpolyeVoice.stats();
+        if (all.some(p => p.room === 'table' && p.seat === seat &&
+                p.state === 'connected' &&
+                p.packetsReceived > was.packetsReceived + 50 &&
+                p.totalAudioEnergy > was.totalAudioEnergy)) return;
+        if (performance.now() > deadline) throw new Error('not heard: ' + seat);
+        await new Promise((done) => setTimeout(done, 20));
+    }
+}"""
+STATES = """() => ({all: window.podpolyeVoice.connections().length,
+    connected: window.podpolyeVoice.connections()
+        .filter(c => c.state === 'connected').length})"""
 MUTE = """() => new Promise((done) => {
     const started = performance.now();
     document.querySelector('[data-voice-mute]').click();
@@ -197,13 +232,107 @@ def table_for(seats: int, run: int) -> tuple[list[Any], str, list[str]]:
     return users, game.get_absolute_url(), [session_of(user) for user in users]
 
 
+def mafia_table(run: int) -> tuple[list[Any], str, list[str]]:
+    """A ``mafia_partisan`` table of ten players and its moderator, played to its
+    end by random legal moves: after the game all eleven talk to the table."""
+    import random
+
+    from games import engine, services
+    from games.models import Game
+    from games.state import load_state
+
+    rng = random.Random(run)
+    users, game = started_table("mafia_partisan", {}, 11, rng, username=f"voice{run}")
+    seated = {seat.position: seat.user for seat in game.seats.select_related("user")}
+    while game.status == Game.Status.PLAYING:
+        seat, action = engine.random_action(load_state(game), rng)
+        user = game.moderator if seat == engine.MODERATOR else seated[seat]
+        services.game_act(game=game, user=user, action=action, turn=game.turn)
+        game.refresh_from_db()
+    return users, game.get_absolute_url(), [session_of(user) for user in users]
+
+
+class Figures(dict[str, float]):
+    """The figures of one table, each printed as soon as it is measured."""
+
+    def __setitem__(self, name: str, value: float) -> None:
+        print(f"  {name}: {value:.3g}", flush=True)
+        super().__setitem__(name, value)
+
+
+def reached(pages: list[Any], count: int) -> bool:
+    """Whether every page of ``pages`` holds ``count`` connected peers at once
+    within TIMEOUT_MS (a figure that never comes is printed as nan, and the
+    run goes on)."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    try:
+        for page in pages:
+            page.wait_for_function(CONNECTED, arg=count, timeout=TIMEOUT_MS)
+    except Timeout:
+        return False
+    return True
+
+
+def in_turn(pages: list[Any], figures: Figures) -> Figures:
+    """``--muted``: every seat joins and mutes at once (ICE's checks, no audio),
+    then each seat in turn unmutes until its sound arrives on every other page, and
+    mutes again (tests/e2e/test_voice_mesh_browser.py does the same)."""
+    seats = len(pages)
+    started = time.monotonic()
+    for page in pages:
+        page.evaluate(TAP, "[data-voice-join]")
+    for page in pages:
+        page.wait_for_selector("[data-voice-mute]:enabled", timeout=TIMEOUT_MS)
+        page.evaluate(TAP, "[data-voice-mute]")
+    if not reached(pages, seats - 1):
+        figures["muted_mesh_s"] = math.nan
+        return figures
+    figures["muted_mesh_s"] = time.monotonic() - started
+    turns = []
+    peers = [{c["seat"] for c in page.evaluate(CONNECTIONS)} for page in pages]
+    everyone = set().union(*peers)
+    for speaker, others in zip(pages, peers, strict=True):
+        # A page's own seat is the one it holds no connection to.
+        (seat,) = everyone - others
+        listeners = [page for page in pages if page is not speaker]
+        before = [page.evaluate(HEARD, seat) for page in listeners]
+        started = time.monotonic()
+        speaker.evaluate(TAP, "[data-voice-mute]")
+        for page, was in zip(listeners, before, strict=True):
+            # Polled inside the page: wait_for_function would take the promise
+            # stats() returns for a true value at once.
+            page.evaluate(HEARD_MORE, [seat, was, TIMEOUT_MS])
+        turns.append(time.monotonic() - started)
+        speaker.evaluate(TAP, "[data-voice-mute]")
+        speaker.wait_for_function(
+            "() => window.podpolyeVoice.connections().every(c => !c.sending)",
+            timeout=TIMEOUT_MS,
+        )
+    figures["turn_mean_s"] = sum(turns) / len(turns)
+    figures["turn_max_s"] = max(turns)
+    held = [page.evaluate(STATES) for page in pages]
+    figures["connected_after_turns"] = sum(h["connected"] for h in held) / max(
+        1, sum(h["all"] for h in held)
+    )
+    for page in pages:
+        page.context.close()
+    return figures
+
+
 def measure(
-    browser: Any, url: str, table: tuple[list[Any], str, list[str]]
+    browser: Any,
+    url: str,
+    table: tuple[list[Any], str, list[str]],
+    *,
+    muted: bool = False,
 ) -> dict[str, float]:
     from django.conf import settings
+    from playwright.sync_api import TimeoutError as Timeout
 
     users, address, sessions = table
     seats = len(users)
+    print(f"seats: {seats}", flush=True)
     pages = []
     for session in sessions:
         context = browser.new_context(
@@ -225,13 +354,18 @@ def measure(
     for page in pages:
         page.wait_for_selector("body[data-socket=on]", timeout=TIMEOUT_MS)
         page.wait_for_selector("[data-voice-join]:enabled", timeout=TIMEOUT_MS)
-    figures: dict[str, float] = {}
+    figures = Figures()
+    if muted:
+        return in_turn(pages, figures)
 
     started = time.monotonic()
     for page in pages:
         page.evaluate(TAP, "[data-voice-join]")
-    for page in pages:
-        page.wait_for_function(CONNECTED, arg=seats - 1, timeout=TIMEOUT_MS)
+    if not reached(pages, seats - 1):
+        figures["full_mesh_s"] = math.nan
+        for page in pages:
+            page.context.close()
+        return figures
     figures["full_mesh_s"] = time.monotonic() - started
 
     # Talking: bytes and CPU over a few seconds.
@@ -251,36 +385,46 @@ def measure(
     figures["relayed_pairs"] = sum(a["relayed"] for a in after) / max(
         1, sum(a["peers"] for a in after)
     )
+    # Share of the connections still connected after everyone talked a while: below
+    # 1 when the browsers cannot keep up and ICE's consent checks time out.
+    held = [page.evaluate(STATES) for page in pages]
+    figures["connected_after_talk"] = sum(h["connected"] for h in held) / max(
+        1, sum(h["all"] for h in held)
+    )
     figures["mute_ms"] = float(pages[0].evaluate(MUTE))
     pages[0].evaluate(TAP, "[data-voice-mute]")
 
     # A newcomer: the last seat leaves and joins again.
     newcomer = pages[-1]
     newcomer.evaluate(TAP, "[data-voice-join]")
-    for page in pages[:-1]:
-        page.wait_for_function(CONNECTED, arg=seats - 2, timeout=TIMEOUT_MS)
+    reached(pages[:-1], seats - 2)
     newcomer.evaluate(
         "() => { window.voiceFrames.sent = 0; "
         "window.voiceFrames.received = 0; window.voiceFrames.largest = 0; }"
     )
     started = time.monotonic()
     newcomer.evaluate(TAP, "[data-voice-join]")
-    newcomer.wait_for_function(CONNECTED, arg=seats - 1, timeout=TIMEOUT_MS)
-    figures["newcomer_s"] = time.monotonic() - started
-    for page in pages[:-1]:
-        page.wait_for_function(CONNECTED, arg=seats - 1, timeout=TIMEOUT_MS)
+    figures["newcomer_s"] = (
+        time.monotonic() - started if reached([newcomer], seats - 1) else math.nan
+    )
+    reached(pages[:-1], seats - 1)
     frames = newcomer.evaluate("() => window.voiceFrames")
     figures["frames_per_join"] = frames["sent"] + frames["received"]
     figures["largest_frame_b"] = frames["largest"]
 
     # A reload: the page comes back and joins.
     started = time.monotonic()
-    newcomer.reload()
-    newcomer.wait_for_selector("body[data-socket=on]", timeout=TIMEOUT_MS)
-    newcomer.wait_for_selector("[data-voice-join]:enabled", timeout=TIMEOUT_MS)
-    newcomer.evaluate(TAP, "[data-voice-join]")
-    newcomer.wait_for_function(CONNECTED, arg=seats - 1, timeout=TIMEOUT_MS)
-    figures["reload_s"] = time.monotonic() - started
+    try:
+        newcomer.reload(timeout=TIMEOUT_MS)
+        newcomer.wait_for_selector("body[data-socket=on]", timeout=TIMEOUT_MS)
+        newcomer.wait_for_selector("[data-voice-join]:enabled", timeout=TIMEOUT_MS)
+    except Timeout:
+        figures["reload_s"] = math.nan
+    else:
+        newcomer.evaluate(TAP, "[data-voice-join]")
+        figures["reload_s"] = (
+            time.monotonic() - started if reached([newcomer], seats - 1) else math.nan
+        )
     for page in pages:
         page.context.close()
     return figures
@@ -288,12 +432,24 @@ def measure(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seats", type=int, nargs="+", default=[3, 6])
+    parser.add_argument("--seats", type=int, nargs="*", default=[3, 6])
+    parser.add_argument(
+        "--mafia",
+        action="store_true",
+        help="also a Mafia table: ten players and the moderator, after the game",
+    )
+    parser.add_argument(
+        "--muted",
+        action="store_true",
+        help="join muted, then each seat talks in turn (muted_mesh_s, turn_*_s)",
+    )
     options = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="bench-voice-"))
     database = folder / "db.sqlite3"
     setup(database)
     tables = [table_for(seats, run) for run, seats in enumerate(options.seats)]
+    if options.mafia:
+        tables.append(mafia_table(len(tables)))
     from playwright.sync_api import sync_playwright
 
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -304,10 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for table in tables:
-                figures = measure(browser, url, table)
-                print(f"seats: {len(table[0])}")
-                for name, value in figures.items():
-                    print(f"  {name}: {value:.3g}")
+                measure(browser, url, table, muted=options.muted)
             browser.close()
         used = cpu_seconds(server.pid) - server_cpu
         print(f"server_cpu: {used / (time.monotonic() - wall):.3g}")

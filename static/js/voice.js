@@ -195,6 +195,8 @@
     this.key = room + ":" + seat;
     this.offerer = false;
     this.closed = false;
+    this.failures = 0; // times the connection failed
+    this.restarts = 0; // ICE restarts this side offered
     this.transceiver = null;
     this.chain = Promise.resolve();
     this.pc = new RTCPeerConnection(ice);
@@ -213,7 +215,12 @@
       if (playing && playing.catch) playing.catch(function () { /* the next tap starts it */ });
     };
     this.pc.onconnectionstatechange = function () {
-      if (self.pc.connectionState === "failed" && self.offerer) self.offer(true);
+      if (self.pc.connectionState !== "failed") return;
+      self.failures += 1;
+      if (self.offerer) {
+        self.restarts += 1;
+        self.offer(true);
+      }
     };
   }
 
@@ -425,7 +432,8 @@
         var peer = peers[key];
         var sender = peer.transceiver && peer.transceiver.sender;
         return { room: peer.room, seat: peer.seat, state: peer.pc.connectionState,
-          sending: !!(sender && sender.track) };
+          sending: !!(sender && sender.track), offerer: peer.offerer,
+          failures: peer.failures, restarts: peer.restarts };
       });
     },
     stats: function () {
@@ -434,7 +442,7 @@
         return peer.pc.getStats().then(function (report) {
           var found = { room: peer.room, seat: peer.seat, state: peer.pc.connectionState,
             packetsReceived: 0, packetsSent: 0, bytesReceived: 0, bytesSent: 0,
-            totalAudioEnergy: 0, relayed: false };
+            totalAudioEnergy: 0, relayed: false, localType: null, remoteType: null };
           var pairs = {};
           report.forEach(function (entry) {
             if (entry.type === "inbound-rtp" && entry.kind === "audio") {
@@ -452,6 +460,15 @@
             if (entry.type === "candidate-pair" && entry.nominated && entry.state === "succeeded") {
               var local = pairs[entry.localCandidateId];
               if (local && local.candidateType === "relay") found.relayed = true;
+            }
+            // The pair the transport carries the audio on now: its two ends' kinds
+            // (host, srflx, prflx, relay).
+            var selected = entry.type === "transport" && pairs[entry.selectedCandidatePairId];
+            if (selected) {
+              var near = pairs[selected.localCandidateId] || {};
+              var far = pairs[selected.remoteCandidateId] || {};
+              found.localType = near.candidateType || null;
+              found.remoteType = far.candidateType || null;
             }
           });
           return found;

@@ -4,7 +4,8 @@ connects; audio flows both ways; a muted seat sends no packets until it unmutes;
 at a Mafia night the mafia connect in their own room, the town does not, and the
 voice bar reads the same on every seat's screen.
 
-Every wait is for a state of the pages (``wait_for_function``), never a sleep."""
+Every wait is for a state of the pages (``wait_for_function``, or
+:func:`until_stats` for the pages' statistics), never a sleep."""
 
 from __future__ import annotations
 
@@ -63,6 +64,29 @@ def wait_connected(page: Page, room: str, count: int) -> None:
     page.wait_for_function(CONNECTED, arg=[room, count], timeout=WAIT_MS)
 
 
+def until_stats(
+    page: Page, check: str, arg: Any = None, timeout: int = WAIT_MS
+) -> list[dict[str, Any]]:
+    """Wait until ``check`` (JavaScript: ``(all, arg) => bool``, ``all`` being
+    ``podpolyeVoice.stats()``) holds on ``page``; its stats then. The wait runs in
+    the page, which awaits each reading: ``wait_for_function`` would take the
+    promise ``stats()`` returns for a true value at once."""
+    script = f"""async ([arg, timeout]) => {{
+        const check = {check};
+        const deadline = performance.now() + timeout;
+        for (;;) {{
+            const all = await window.podpolyeVoice.stats();
+            if (check(all, arg)) return {{ok: true, all: all}};
+            if (performance.now() > deadline) return {{ok: false, all: all}};
+            await new Promise((done) => setTimeout(done, 100));
+        }}
+    }}"""
+    result: dict[str, Any] = page.evaluate(script, [arg, timeout])
+    assert result["ok"], f"{check} never held within {timeout} ms: {result['all']}"
+    found: list[dict[str, Any]] = result["all"]
+    return found
+
+
 def stats(page: Page) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = page.evaluate("() => window.podpolyeVoice.stats()")
     return found
@@ -86,10 +110,10 @@ def test_three_seats_talk_to_each_other_and_a_muted_seat_sends_nothing(
         wait_connected(page, "table", 2)
     # Sound arrives from every peer on every page.
     for page in pages:
-        page.wait_for_function(
-            """() => window.podpolyeVoice.stats().then(all => all.length === 2 &&
-                all.every(p => p.packetsReceived > 50 && p.totalAudioEnergy > 0))""",
-            timeout=WAIT_MS,
+        until_stats(
+            page,
+            """(all) => all.length === 2 &&
+                all.every(p => p.packetsReceived > 50 && p.totalAudioEnergy > 0)""",
         )
     texts = {bar_text(page) for page in pages}
     assert len(texts) == 1, texts
@@ -104,21 +128,20 @@ def test_three_seats_talk_to_each_other_and_a_muted_seat_sends_nothing(
     )
     sent = sum(peer["packetsSent"] for peer in stats(muted))
     received = sum(peer["packetsReceived"] for peer in stats(muted))
-    muted.wait_for_function(
-        """(before) => window.podpolyeVoice.stats().then(all =>
-            all.reduce((n, p) => n + p.packetsReceived, 0) > before + 200)""",
-        arg=received,
-        timeout=WAIT_MS,
+    until_stats(
+        muted,
+        """(all, before) =>
+            all.reduce((n, p) => n + p.packetsReceived, 0) > before + 200""",
+        received,
     )
     after = sum(peer["packetsSent"] for peer in stats(muted))
     assert after - sent <= 4, (sent, after)
     # Unmuted, it sends again.
     muted.click("[data-voice-mute]")
-    muted.wait_for_function(
-        """(before) => window.podpolyeVoice.stats().then(all =>
-            all.reduce((n, p) => n + p.packetsSent, 0) > before + 100)""",
-        arg=after,
-        timeout=WAIT_MS,
+    until_stats(
+        muted,
+        "(all, before) => all.reduce((n, p) => n + p.packetsSent, 0) > before + 100",
+        after,
     )
 
 

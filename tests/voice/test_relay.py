@@ -337,6 +337,51 @@ async def test_a_spectator_has_no_voice_and_hears_none() -> None:
     await close_all(seats)
 
 
+async def test_at_a_full_moderated_table_no_twelfth_voice_gets_in() -> None:
+    """Ten players and the moderator fill a Mafia table's voice (eleven: the most
+    there is). A twelfth person, a spectator, can neither join a room nor signal to
+    a seat or to the moderator, and a seat cannot signal to an eleventh seat: each
+    is refused, and no voice present hears anything of it."""
+    game = await sync_to_async(start_table)("mafia_partisan", 10)
+    seats = await sockets_of(game)
+    assert sorted(seats) == [engine.MODERATOR, *range(10)]
+    sessions = await join_in_turn(seats, [*range(10), engine.MODERATOR])
+    stranger = await sync_to_async(UserFactory)()
+    spectator = await connect(stranger, game.code)
+    tries: list[dict[str, Any]] = [
+        {"type": "join", "room": "table"},
+        {"type": "join", "room": "team"},
+        {"type": "offer", "room": "table", "to": 0, "sdp": SDP, "session": sessions[0]},
+        {
+            "type": "candidate",
+            "room": "table",
+            "to": engine.MODERATOR,
+            "session": sessions[engine.MODERATOR],
+            "candidate": CANDIDATE,
+        },
+    ]
+    for body in tries:
+        await say(spectator, **body)
+    refused = [await next_voice(spectator) for _ in tries]
+    assert all(frame.keys() == {"type", "message"} for frame in refused), refused
+    assert {frame["type"] for frame in refused} == {"error"}
+    # Seat 0 names an eleventh seat (there are ten: 0 to 9).
+    await say(seats[0], type="offer", room="table", to=10, sdp=SDP, session="x")
+    assert (await next_voice(seats[0]))["type"] == "error"
+    # The sentinel: seat 0 leaves; every other voice's next frame is that.
+    await say(seats[0], type="leave", room="table")
+    for key, socket in seats.items():
+        if key != 0:
+            assert await next_voice(socket) == {
+                "type": "leave",
+                "room": "table",
+                "from": 0,
+                "session": sessions[0],
+            }, key
+    await spectator.disconnect()
+    await close_all(seats)
+
+
 async def test_a_flood_of_voice_frames_is_refused(settings: Any) -> None:
     settings.VOICE_FRAME_BURST = 5
     settings.VOICE_FRAME_RATE = 0.001
