@@ -4,12 +4,11 @@ A family that can say, at every step, how likely each seat is to be on the evil 
 given what a viewer knew (``Family.analysis``, which returns :class:`Odds`) gets:
 
 * a heat-map of those odds, one row per seat and one column per stage of the game
-  (a stage starts where the family marks a step: a mission's end, a check), with the
-  replay's current step highlighted and its perspective ("see as") followed: the
-  public odds as everyone could know them, or what one seat knew;
+  (a stage starts at each step the family marks, and wherever the odds change),
+  with the replay's current step highlighted and its perspective ("see as")
+  followed: the public odds as everyone could know them, or what one seat knew;
 * the moments that mattered: the stages at which the *public* odds moved most, said
-  in words ("after Operation 2 the table could have known Вера was one of the spies:
-  100%").
+  in words, in the family's own names for its stages and sides (``Odds``).
 
 Only finished games have a board: after the end every side is turned up on the
 review, so no odds, public or any seat's, tell more than the page already does.

@@ -14,7 +14,6 @@ tests, as heavy, run in the PostgreSQL pass): one pass is proof enough.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -23,12 +22,17 @@ from games import engine, services
 from games.models import Game
 from games.state import load_state
 from tests.conftest import uses_postgres
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.e2e.test_voice_browser import CONNECTED, FAKE_MEDIA, until_stats
+
+# The Chromium with a fake microphone, the voice tests' own.
+from tests.e2e.test_voice_browser import (
+    CONNECTED,
+    chromium,  # noqa: F401 - a fixture
+    until_stats,
+)
 from tests.games.conftest import seated_users, start_table
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 
 pytestmark = [
     pytest.mark.browser,
@@ -38,17 +42,6 @@ pytestmark = [
 # Limits only: each wait ends as soon as the pages get there.
 PAGE_MS = 120_000
 MESH_MS = 180_000
-
-
-@pytest.fixture(scope="module")
-def chromium(chromium: Browser) -> Iterator[Browser]:
-    """The package's Chromium, launched again with a fake microphone that needs no
-    permission prompt."""
-    browser = chromium.browser_type.launch(
-        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, *FAKE_MEDIA]
-    )
-    yield browser
-    browser.close()
 
 
 def open_and_join(new_player: Any, users: list[Any], url: str) -> list[Page]:
