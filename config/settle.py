@@ -35,10 +35,11 @@ def _template_names() -> list[str]:
         Path(folder) for option in settings.TEMPLATES for folder in option["DIRS"]
     ]
     for config in apps.get_app_configs():
-        folder = Path(config.path) / "templates"
-        where = folder.resolve()
-        if where.is_relative_to(base) and "site-packages" not in where.parts:
-            folders.append(folder)
+        for kind in ("templates", "jinja2"):
+            folder = Path(config.path) / kind
+            where = folder.resolve()
+            if where.is_relative_to(base) and "site-packages" not in where.parts:
+                folders.append(folder)
     names = []
     for folder in folders:
         if folder.is_dir():

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from django.template import engines
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.html import format_html
@@ -34,6 +35,7 @@ from games.kit.regions import (
     Facts,
     Inputs,
     Region,
+    changed_rows,
     compact,
     draw,
     with_token,
@@ -75,10 +77,11 @@ class Drawings:
 @dataclass
 class Shown:
     """What one screen shows: the table's status its area was drawn at, and for
-    each part, the inputs it was drawn from."""
+    each part, the inputs it was drawn from and the region's drawing."""
 
     status: str = ""
     parts: dict[str, Any] = field(default_factory=dict)
+    drawn: dict[str, Drawing] = field(default_factory=dict)
 
 
 # --- the parts ----------------------------------------------------------------------
@@ -169,13 +172,19 @@ def _draw_extras(inputs: Extras) -> Drawing:
         "is_seated": inputs.is_seated,
         "readonly": inputs.readonly,
         "bot_moves": inputs.bot_moves,
-        "side_chats": [
-            {"channel": channel, "label": label, "messages": lines, "can_write": False}
-            for channel, label, lines, _writing in inputs.side_chats
-        ],
+        "side_chats": _draw_side_chats(inputs),
         "csrf_token": CSRF_PLACEHOLDER,
     }
     return Drawing(mark_safe(compact(render_to_string(EXTRAS, context))))  # noqa: S308
+
+
+def _draw_side_chats(inputs: Extras) -> SafeString:
+    """A finished game's private channels, open to every screen, read only."""
+    if not inputs.side_chats:
+        return SafeString("")
+    chats = [(*chat[:3], False) for chat in inputs.side_chats]
+    template = engines["jinja2"].get_template("games/_side_chat.html")
+    return mark_safe(template.render({"chats": chats, "game": inputs.game}))  # noqa: S308
 
 
 def _public(table: Table) -> dict[str, Inputs]:
@@ -199,8 +208,21 @@ class Parts:
     """A started table's parts for one viewer, each found or drawn."""
 
     countdown: bool
-    regions: list[tuple[Region, Inputs, SafeString]]
-    extras: tuple[Extras, SafeString]
+    regions: list[Part]
+    extras: tuple[Extras, SafeString | None]
+
+
+@dataclass(frozen=True)
+class Part:
+    """A region as a screen is sent it: its inputs and drawing, and its HTML (None:
+    the screen shows it already), the whole region or (``rows``) the rows of it
+    that changed, each swapped in by its own id."""
+
+    region: Region
+    inputs: Inputs
+    drawing: Drawing | None
+    html: SafeString | None
+    rows: bool = False
 
 
 def parts(
@@ -214,7 +236,7 @@ def parts(
 ) -> Parts:
     """Every part of a started table's area for ``viewer``, drawn or found; with
     ``shown``, a part whose inputs are those it shows is left undrawn (its HTML
-    "")."""
+    None; an empty region is drawn as "")."""
     game = table.game
     family = family_of(game.ruleset)
     own = facts(table, viewer)
@@ -233,7 +255,7 @@ def parts(
         else:
             inputs = region.inputs(view, own, playing=playing)
         if shown is not None and shown.parts.get(region.id) == inputs:
-            regions.append((region, inputs, SafeString("")))
+            regions.append(Part(region, inputs, shown.drawn.get(region.id), None))
             continue
         drawn = (
             draw(region, inputs, own, table.names, board, extra=extra)
@@ -246,10 +268,17 @@ def parts(
                 ),
             )
         )
-        regions.append((region, inputs, mark_safe(with_token(drawn, token))))  # noqa: S308
+        before = shown.drawn.get(region.id) if shown is not None else None
+        rows = changed_rows(before, drawn) if before is not None else None
+        if rows is not None:
+            html = "".join(with_token(Drawing(mark_safe(row)), token) for row in rows)  # noqa: S308
+            regions.append(Part(region, inputs, drawn, mark_safe(html), rows=True))  # noqa: S308
+        else:
+            html = with_token(drawn, token)
+            regions.append(Part(region, inputs, drawn, mark_safe(html)))  # noqa: S308
     mine = extras(table, viewer)
     if shown is not None and shown.parts.get("extras") == mine:
-        extras_html = SafeString("")
+        extras_html = None
     else:
         made = drawings.get("extras", mine, lambda: _draw_extras(mine))
         extras_html = mark_safe(with_token(made, token))  # noqa: S308
@@ -260,8 +289,10 @@ def parts(
 
 def _remember(parts_made: Parts, status: str) -> Shown:
     shown = Shown(status=status)
-    for region, inputs, _html in parts_made.regions:
-        shown.parts[region.id] = inputs
+    for part in parts_made.regions:
+        shown.parts[part.region.id] = part.inputs
+        if part.drawing is not None:
+            shown.drawn[part.region.id] = part.drawing
     shown.parts["extras"] = parts_made.extras[0]
     return shown
 
@@ -300,7 +331,7 @@ def area(
         shown = _remember(made, game.status)
         context |= {
             "state_html": render_state(game, countdown=made.countdown),
-            "region_parts": [(region, html) for region, _inputs, html in made.regions],
+            "region_parts": [(part.region, part.html) for part in made.regions],
             "presence_notice": render_notice(table.away),
             "extras_html": made.extras[1],
             "viewer_position": viewer.position,
@@ -322,13 +353,15 @@ def frame(
     if shown.status != game.status:
         # The end: the notice of who is away is emptied too.
         out.append(render_notice(table.away, oob=True))
-    for region, _inputs, html in made.regions:
-        if html:
+    for part in made.regions:
+        if part.rows:
+            out.append(part.html or "")
+        elif part.html is not None:
             out.append(
-                f'<div id="region-{region.id}" class="region" hx-swap-oob="true">'
-                f"{html}</div>"
+                f'<div id="region-{part.region.id}" class="region" hx-swap-oob="true">'
+                f"{part.html}</div>"
             )
-    if made.extras[1]:
+    if made.extras[1] is not None:
         out.append(f'<div id="table-extras" hx-swap-oob="true">{made.extras[1]}</div>')
     return "".join(out), _remember(made, game.status)
 

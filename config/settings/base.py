@@ -105,6 +105,14 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The live regions of a table (games.kit.regions, config/jinja.py): each
+        # app's jinja2/ folder.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "config.jinja.environment"},
+    },
 ]
 
 DATABASES = {

@@ -15,11 +15,12 @@ can carry nothing secret, and it is drawn once per change for all of them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.template.loader import get_template
+from django.template import engines
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
@@ -192,15 +193,58 @@ class Region:
 Board = Callable[[Mapping[str, Any], Mapping[int, str], bool], Any]
 
 
+ROW, ROW_END = "<!--row-->", "<!--/row-->"
+"""What a region's template writes around a row (``{% filter row %}``): one element
+with an id of its own, such as a seat's line on the board."""
+
+_ROW_ID = re.compile(r'\s*<[a-zA-Z][\w-]*\b[^>]*?\sid="([^"]+)"')
+_FIRST_TAG = re.compile(r"^(\s*<[a-zA-Z][\w-]*)")
+
+
 @dataclass
 class Drawing:
-    """A region's HTML with the forms' token as a placeholder."""
+    """A region's HTML with the forms' token as a placeholder, and its rows: the
+    HTML of each element the template marked as a row, by id, and the rest of the
+    region (``frame``) with each row's place named. A screen that shows a drawing of
+    the same frame is sent only the rows that changed (:func:`changed_rows`)."""
 
     html: SafeString
     has_token: bool = field(init=False)
+    frame: str = field(init=False, default="")
+    rows: dict[str, str] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.has_token = CSRF_PLACEHOLDER in self.html
+        if ROW not in self.html:
+            return
+        first, *marked = self.html.split(ROW)
+        html, frame = [first], [first]
+        for chunk in marked:
+            row, _end, after = chunk.partition(ROW_END)
+            found = _ROW_ID.match(row)
+            if found:
+                self.rows[found.group(1)] = row
+                frame.append(f"<!--row:{found.group(1)}-->")
+            else:
+                frame.append(row)
+            html.append(row)
+            html.append(after)
+            frame.append(after)
+        self.html = mark_safe("".join(html))  # noqa: S308 - the drawing's own HTML
+        self.frame = "".join(frame)
+
+
+def changed_rows(shown: Drawing, drawn: Drawing) -> list[str] | None:
+    """What a screen that shows ``shown`` is sent to show ``drawn``: the rows that
+    changed, each marked to be swapped in by its id, when the rest of the region
+    is the same (no row came or went); None: the whole region."""
+    if not drawn.rows or shown.frame != drawn.frame:
+        return None
+    return [
+        _FIRST_TAG.sub(r'\1 hx-swap-oob="true"', row, count=1)
+        for ident, row in drawn.rows.items()
+        if shown.rows.get(ident) != row
+    ]
 
 
 def draw(
@@ -214,24 +258,35 @@ def draw(
 ) -> Drawing:
     """``region`` drawn from ``inputs`` in the active language (``extra``: what a
     page adds that no push does, such as a refusal flashed into the card)."""
-    made: list[Any] = []
-
-    def built_board() -> Any:
-        if not made:
-            made.append(board(inputs.view, names, inputs.playing))
-        return made[0]
-
     context = {
         "view": inputs.view,
-        "board": built_board,
+        "board": Lazy(lambda: board(inputs.view, names, inputs.playing)),
         "game": DeclaredFacts(facts, region.facts),
         "names": names,
         "readonly": inputs.readonly,
         "csrf_token": CSRF_PLACEHOLDER,
         **(extra or {}),
     }
-    html = get_template(region.template).render(context)
+    html = engines["jinja2"].get_template(region.template).render(context)
     return Drawing(mark_safe(compact(html)))  # noqa: S308 - a template's output
+
+
+class Lazy:
+    """An object made when a template first reads one of its attributes (the
+    family's board: a region that shows nothing of it never builds it)."""
+
+    __slots__ = ("_made", "_make")
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self._made: Any = _MISSING
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self._made is _MISSING:
+            self._made = self._make()
+        return getattr(self._made, name)
 
 
 def with_token(drawing: Drawing, token: str | None) -> str:

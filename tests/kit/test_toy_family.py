@@ -30,9 +30,10 @@ pytestmark = pytest.mark.django_db
 def family(settings: Any) -> Iterator[Family]:
     """The toy installed, its templates findable, for one test."""
     resolve("/")  # the site's modules loaded (and their shapes made) without the toy
-    templates = dict(settings.TEMPLATES[0])
-    templates["DIRS"] = [*templates["DIRS"], toy.TEMPLATES]
-    settings.TEMPLATES = [templates]
+    django, jinja = (dict(engine) for engine in settings.TEMPLATES)
+    django["DIRS"] = [*django["DIRS"], toy.TEMPLATES]
+    jinja["DIRS"] = [*jinja["DIRS"], toy.JINJA]
+    settings.TEMPLATES = [django, jinja]
     shapes.cache_clear()
     with toy.installed() as installed:
         yield installed

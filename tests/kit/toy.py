@@ -3,9 +3,9 @@
 Three or four players take one to three pebbles in turn from one pile; whoever takes
 the last one wins for their colour. Each seat's colour (one black, the rest white)
 is dealt in secret and turned up at the end. The engine is pure Python on
-``games.engine``; the family is ``games.kit`` parts; the templates are in
-``tests/kit/templates/toy/``. Nothing here is installed: a test makes it known with
-:func:`installed`.
+``games.engine``; the family is ``games.kit`` parts; its live regions' templates
+are in ``tests/kit/jinja2/toy/``, its review's in ``tests/kit/templates/toy/``.
+Nothing here is installed: a test makes it known with :func:`installed`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from games import engine, kit
 from games.engine.rulesets import RulesetBase
 
 TEMPLATES = Path(__file__).with_name("templates")
+JINJA = Path(__file__).with_name("jinja2")
 WHITE, BLACK = "white", "black"
 
 # --- the engine ---------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """A page as htmx's socket extension keeps it: the live area's parts by their ids,
-each frame's elements swapped in by id (``hx-swap-oob="true"``) or appended to
-(``beforeend``, a chat line)."""
+each frame's elements swapped in by id (``hx-swap-oob="true"``: a part, or a row of
+one) or appended to (``beforeend``, a chat line)."""
 
 from __future__ import annotations
 
@@ -84,3 +84,16 @@ def apply(page: dict[str, str], frame: str) -> None:
             page.update(parts_of(whole))
         elif PARTS.match(ident):
             page[ident] = _plain(whole)
+        elif ident and ' hx-swap-oob="true"' in whole[: whole.index(">")]:
+            _swap_row(page, ident, _plain(whole))
+
+
+def _swap_row(page: dict[str, str], ident: str, row: str) -> None:
+    """A row of a region (``{% filter row %}``) swapped in by its id, in the part
+    that holds it; a row no part holds is an error, as it would be lost."""
+    for name, html in page.items():
+        for found, start, end in Elements(html).found:
+            if found == ident:
+                page[name] = html[:start] + row + html[end:]
+                return
+    raise AssertionError(f"no part holds #{ident}")
