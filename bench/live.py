@@ -1,8 +1,8 @@
 """The live site under load: ``python -m bench.live [--tables N] [--seconds S]``.
 
 Starts the real server (daphne) on a free port of 127.0.0.1 with a fresh database,
-then drives N tables of ten programs each through random complete games, table after
-table, for S seconds, and prints, as its last lines::
+then drives N tables of programs through random complete games, table after table,
+for S seconds, and prints::
 
     tables: N             tables playing at once
     actions_per_s: N      moves applied per second (all tables together)
@@ -10,6 +10,21 @@ table, for S seconds, and prints, as its last lines::
     push_p99_ms: N        table received the push of the move's version
     queries_per_action: N SQL statements the server ran per move: applying it and
                           pushing it to every seat (see "Counting queries")
+
+``--family`` says whose tables: ``resistance`` (the default: ten seats, the
+rulesets partisans, trust_no_one and werewolves, one for each table in turn),
+``cells`` (four seats, then three), ``mafia`` (mafia_partisan: the host moderates,
+ten others play; the moderator is a seat like the others, with his own socket and
+page, moving by his console's forms or his view's ``legal`` list), or ``all``: each
+family in turn on the same servers, with a measurement (warmup, window, floor) of
+its own. The report's last lines are each family's figures, one line each::
+
+    family: NAME moves_per_s=… push_p50_ms=… push_p99_ms=… [floor_p50_ms=…
+    floor_p99_ms=… ratio_p50=… ratio_p99=…] cpu_ms_per_move=… bytes_per_push=…
+    queries_per_move=… moves=… games=…
+
+``--stop-after M`` ends a family's window once M moves are measured: a short run
+that shows every family plays (the tests' smoke run), not a figure.
 
 The database is a SQLite file in the temporary folder when ``DATABASE_URL`` is unset;
 with PostgreSQL it is a database called ``bench_live`` on that server, created and
@@ -27,9 +42,10 @@ the server refuses new ones.
 
 How a program plays: users and API tokens are created directly in the database (the
 bench process sets Django up against the same database); then, per table, the host
-opens it through the API, nine others join, all ten open the table's JSON socket
-with their token, the host starts, and each program, on every push of its own view,
-picks a random move from that view's ``legal`` list and sends it as an HTTP POST
+opens it through the API, the others join, all of them (the moderator too) open the
+table's JSON socket with their token, the host starts, and each program, on every
+push of its own view, picks a random move from that view's ``legal`` list (as the
+family's engine draws one: :data:`FAMILIES`) and sends it as an HTTP POST
 (``--act http``, the default) or over its socket (``--act socket``). ``--think-ms T``
 makes each program wait a random 0..2T ms before a move, like a person; 0 plays as
 fast as the server allows, which measures the throughput ceiling, where latency is
@@ -62,12 +78,16 @@ opens the table page (which sets its CSRF cookie), then the page's HTML socket
 ``/ws/table/<code>/`` with its cookies and the site's Origin, and keeps the live area
 as a browser does: the whole area on connect, then each frame's parts swapped in by
 id. Its moves are the move forms its page shows (``ws-send`` forms posting to
-``/act/``), filled in at random (hidden fields, one choice per radio group, as many
-boxes as ``data-team-size`` says) and sent as htmx's ws extension sends them: one
+``/act/``; the moderator's console is such forms too), filled in at random (hidden
+fields, one choice per radio group and per list, as many boxes as
+``data-team-size`` says, else any number; never a disabled field) and sent as
+htmx's ws extension sends them: one
 JSON object of the form's fields plus ``"HEADERS"`` (``--act socket``, the default),
 or posted as a browser without JavaScript does (``--act post``: the form POST with
-the CSRF cookie and field, then the page the redirect leads to). A move is complete
-when the last of the ten seats has a frame whose ``#table-state`` carries a newer
+the CSRF cookie and field, then the page the redirect leads to). A refusal is the
+frame's error line, or the seat card's when it would tell a secret (a Mafia
+chooser's). A move is complete when the last seat of the table (the moderator
+included) has a frame whose ``#table-state`` carries a newer
 ``data-version`` (with ``--act post`` also when the mover has its page). The page's
 socket does not say which version a move made, so when seats move at once each new
 version counts once, from the earliest move decided on the version before it.
@@ -77,7 +97,8 @@ version, one seat that may move makes a random move, and the next waits until th
 move is complete. It prints ``serial_moves_per_s`` and the latencies of single moves
 (the measure of a person's wait, not of a busy evening). With ``--serial`` the bench
 also measures the floor (``--no-floor`` skips it): ``floor_application``, a bare
-Channels consumer (a frame in, one ``group_send`` to the ten sockets of its group,
+Channels consumer (a frame in, one ``group_send`` to the sockets of its group, as
+many as the site's table has people,
 nothing else, on the same channel layer) served by the same daphne on other ports,
 driven by the same loop; it prints ``floor_p50_ms``, ``floor_p99_ms`` and
 ``ratio_p50`` / ``ratio_p99`` (Podpolye over the floor). Both servers are up at once
@@ -92,7 +113,8 @@ floor's p99, and a ``tail_kind`` line for each kind of move (the form's action;
 
 Every mode also prints ``cpu_ms_per_move`` (the server processes' user and system
 CPU time over the measured seconds, from /proc, per move) and ``bytes_per_push``
-(the bytes of all frames the seats received in the window, per move and seat; a
+(the bytes of all frames the seats received in the window, per move and person at
+its table; a
 socket that falls behind skips to the newest version, so under load this is less
 than one frame per move).
 """
@@ -829,6 +851,7 @@ class Measure:
     enough: asyncio.Event = field(default_factory=asyncio.Event)
     stop_after: int = 0
     seen_moves: int = 0
+    flat_out: bool = False
     # --act post: from a move's POST to the page its redirect leads to.
     posts: list[float] = field(default_factory=list)
     # --serial: (game, version the move was made on, latency) of each measured move.
@@ -863,20 +886,24 @@ class Measure:
             self.enough.set()
 
     def arrived(self, game: TableGame, version: int, moment: float) -> None:
-        """A seat of ``game`` has ``version``. With ``--stop-after``, a table that
-        plays flat out (its moves are settled at the game's end) counts the
-        versions its first seat sees instead."""
+        """A seat of ``game`` has ``version``: with ``--stop-after``, flat out, a
+        browser's move decided in the window is seen (see :meth:`seen`)."""
         times = game.arrived[version]
         times.append(moment)
-        if (
-            self.stop_after
-            and len(times) == 1
-            and version > 0
-            and self.in_window(moment)
-        ):
-            self.seen_moves += 1
-            if self.seen_moves >= self.stop_after:
-                self.enough.set()
+        if self.flat_out and len(times) == 1 and version > 0:
+            decided = (t for v, t in game.sends if v == version - 1 and t <= moment)
+            if any(self.in_window(t) for t in decided):
+                self.seen()
+
+    def seen(self) -> None:
+        """Flat out, a table's moves are settled at the game's end: with
+        ``--stop-after`` the run counts the moves decided in the window as they
+        are seen (a program's answered, a browser's version arrived)."""
+        if not self.flat_out:
+            return
+        self.seen_moves += 1
+        if self.stop_after and self.seen_moves >= self.stop_after:
+            self.enough.set()
 
     def received(self, moment: float, raw: str | bytes) -> None:
         if self.in_window(moment):
@@ -1037,6 +1064,8 @@ class Seat:
                     self.maybe_move()
                 elif kind == "acted":
                     game.sent[message["version"]] = self.pending_since
+                    if self.measure.in_window(self.pending_since):
+                        self.measure.seen()
                     self.made = message["version"]
                     self.busy = False
                     self.maybe_move()
@@ -1094,6 +1123,8 @@ class Seat:
             assert version is not None
             game.sent[version] = started
             self.made = version
+            if self.measure.in_window(started):
+                self.measure.seen()
         else:
             try:
                 code = answer.json()["error"]["code"]
@@ -1405,7 +1436,7 @@ class BrowserSeat(Seat):
         return kind
 
 
-# --- The floor's seats: ten sockets of one group, each move one frame -------------
+# --- The floor's seats: one group's sockets, each move one frame -----------------
 
 
 @dataclass
@@ -1767,6 +1798,7 @@ async def run(
         measure.turns, measure.turn = turns
     if kind != "floor" or turns is None:
         measure.stop_after = args.stop_after
+    measure.flat_out = not args.serial and kind != "floor"
     rng = random.Random(args.seed)
     limits = httpx.Limits(
         max_connections=args.connections, max_keepalive_connections=args.connections
