@@ -1276,6 +1276,8 @@ class BrowserSeat(Seat):
     browser: Any = None
     page: dict[str, str] = field(default_factory=dict)
     status: str = ""
+    # The move forms the page showed when the seat last decided.
+    decided_forms: list[str] = field(default_factory=list)
 
     async def connect(self, game: TableGame) -> None:
         import httpx
@@ -1345,7 +1347,7 @@ class BrowserSeat(Seat):
                         self.measure.arrived(game, missed, now)
                     self.seen = version
                 self.status = state.get("status", "")
-                if version > self.decided_on:
+                if self.busy and version > self.decided_on and self.answered(version):
                     self.busy = False
                 game.changed.set()
                 if self.status not in ("open", "playing"):
@@ -1384,12 +1386,28 @@ class BrowserSeat(Seat):
         if self.args.think_ms:
             await asyncio.sleep(self.rng.uniform(0, 2 * self.args.think_ms) / 1000)
         self.decided_on = self.seen
+        self.decided_forms = [inner for _attributes, inner in move_forms(self.page)]
         game.sends.append((self.seen, time.perf_counter()))
         try:
             await self.submit(self.rng.choice(forms))
         except Exception as exc:  # counted and reported; the run goes on
             self.measure.refused[f"{type(exc).__name__}: {exc}"[:90]] += 1
             self.busy, self.decided_on = False, -1
+
+    def answered(self, version: int) -> bool:
+        """Whether the page at ``version`` shows the seat's move in flight, so that
+        a person would decide again: its forms changed (a vote cast, a tap made),
+        or the table has gone as many versions past the one decided on as there
+        were moves decided on it (one of them was this seat's). Deciding again at
+        any newer version sent a second tap or ballot whenever another seat's move
+        came first."""
+        forms = [inner for _attributes, inner in move_forms(self.page)]
+        if forms != self.decided_forms:
+            return True
+        game = self.game
+        assert game is not None
+        moves = sum(1 for decided, _sent in game.sends if decided == self.decided_on)
+        return version >= self.decided_on + moves
 
     async def serial_move(self) -> str:
         return await self.submit(self.rng.choice(move_forms(self.page)))
