@@ -90,7 +90,9 @@ chooser's). A move is complete when the last seat of the table (the moderator
 included) has a frame whose ``#table-state`` carries a newer
 ``data-version`` (with ``--act post`` also when the mover has its page). The page's
 socket does not say which version a move made, so when seats move at once each new
-version counts once, from the earliest move decided on the version before it.
+version counts once, from the earliest move decided on the version before it; and a
+seat decides again only once its page shows its move in flight (its forms changed,
+or the table went past every move decided on that version), as a person would.
 
 ``--serial`` plays one table, one move in flight: once every seat shows the same
 version, one seat that may move makes a random move, and the next waits until the
