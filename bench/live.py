@@ -1,8 +1,8 @@
 """The live site under load: ``python -m bench.live [--tables N] [--seconds S]``.
 
 Starts the real server (daphne) on a free port of 127.0.0.1 with a fresh database,
-then drives N tables of ten programs each through random complete games, table after
-table, for S seconds, and prints, as its last lines::
+then drives N tables of programs through random complete games, table after table,
+for S seconds, and prints::
 
     tables: N             tables playing at once
     actions_per_s: N      moves applied per second (all tables together)
@@ -10,6 +10,21 @@ table, for S seconds, and prints, as its last lines::
     push_p99_ms: N        table received the push of the move's version
     queries_per_action: N SQL statements the server ran per move: applying it and
                           pushing it to every seat (see "Counting queries")
+
+``--family`` says whose tables: ``resistance`` (the default: ten seats, the
+rulesets partisans, trust_no_one and werewolves, one for each table in turn),
+``cells`` (four seats, then three), ``mafia`` (mafia_partisan: the host moderates,
+ten others play; the moderator is a seat like the others, with his own socket and
+page, moving by his console's forms or his view's ``legal`` list), or ``all``: each
+family in turn on the same servers, with a measurement (warmup, window, floor) of
+its own. The report's last lines are each family's figures, one line each::
+
+    family: NAME moves_per_s=… push_p50_ms=… push_p99_ms=… [floor_p50_ms=…
+    floor_p99_ms=… ratio_p50=… ratio_p99=…] cpu_ms_per_move=… bytes_per_push=…
+    queries_per_move=… moves=… games=…
+
+``--stop-after M`` ends a family's window once M moves are measured: a short run
+that shows every family plays (the tests' smoke run), not a figure.
 
 The database is a SQLite file in the temporary folder when ``DATABASE_URL`` is unset;
 with PostgreSQL it is a database called ``bench_live`` on that server, created and
@@ -27,9 +42,10 @@ the server refuses new ones.
 
 How a program plays: users and API tokens are created directly in the database (the
 bench process sets Django up against the same database); then, per table, the host
-opens it through the API, nine others join, all ten open the table's JSON socket
-with their token, the host starts, and each program, on every push of its own view,
-picks a random move from that view's ``legal`` list and sends it as an HTTP POST
+opens it through the API, the others join, all of them (the moderator too) open the
+table's JSON socket with their token, the host starts, and each program, on every
+push of its own view, picks a random move from that view's ``legal`` list (as the
+family's engine draws one: :data:`FAMILIES`) and sends it as an HTTP POST
 (``--act http``, the default) or over its socket (``--act socket``). ``--think-ms T``
 makes each program wait a random 0..2T ms before a move, like a person; 0 plays as
 fast as the server allows, which measures the throughput ceiling, where latency is
@@ -62,22 +78,29 @@ opens the table page (which sets its CSRF cookie), then the page's HTML socket
 ``/ws/table/<code>/`` with its cookies and the site's Origin, and keeps the live area
 as a browser does: the whole area on connect, then each frame's parts swapped in by
 id. Its moves are the move forms its page shows (``ws-send`` forms posting to
-``/act/``), filled in at random (hidden fields, one choice per radio group, as many
-boxes as ``data-team-size`` says) and sent as htmx's ws extension sends them: one
+``/act/``; the moderator's console is such forms too), filled in at random (hidden
+fields, one choice per radio group and per list, as many boxes as
+``data-team-size`` says, else any number; never a disabled field) and sent as
+htmx's ws extension sends them: one
 JSON object of the form's fields plus ``"HEADERS"`` (``--act socket``, the default),
 or posted as a browser without JavaScript does (``--act post``: the form POST with
-the CSRF cookie and field, then the page the redirect leads to). A move is complete
-when the last of the ten seats has a frame whose ``#table-state`` carries a newer
+the CSRF cookie and field, then the page the redirect leads to). A refusal is the
+frame's error line, or the seat card's when it would tell a secret (a Mafia
+chooser's). A move is complete when the last seat of the table (the moderator
+included) has a frame whose ``#table-state`` carries a newer
 ``data-version`` (with ``--act post`` also when the mover has its page). The page's
 socket does not say which version a move made, so when seats move at once each new
-version counts once, from the earliest move decided on the version before it.
+version counts once, from the earliest move decided on the version before it; and a
+seat decides again only once its page shows its move in flight (its forms changed,
+or the table went past every move decided on that version), as a person would.
 
 ``--serial`` plays one table, one move in flight: once every seat shows the same
 version, one seat that may move makes a random move, and the next waits until the
 move is complete. It prints ``serial_moves_per_s`` and the latencies of single moves
 (the measure of a person's wait, not of a busy evening). With ``--serial`` the bench
 also measures the floor (``--no-floor`` skips it): ``floor_application``, a bare
-Channels consumer (a frame in, one ``group_send`` to the ten sockets of its group,
+Channels consumer (a frame in, one ``group_send`` to the sockets of its group, as
+many as the site's table has people,
 nothing else, on the same channel layer) served by the same daphne on other ports,
 driven by the same loop; it prints ``floor_p50_ms``, ``floor_p99_ms`` and
 ``ratio_p50`` / ``ratio_p99`` (Podpolye over the floor). Both servers are up at once
@@ -92,7 +115,8 @@ floor's p99, and a ``tail_kind`` line for each kind of move (the form's action;
 
 Every mode also prints ``cpu_ms_per_move`` (the server processes' user and system
 CPU time over the measured seconds, from /proc, per move) and ``bytes_per_push``
-(the bytes of all frames the seats received in the window, per move and seat; a
+(the bytes of all frames the seats received in the window, per move and person at
+its table; a
 socket that falls behind skips to the newest version, so under load this is less
 than one frame per move).
 """
@@ -125,12 +149,74 @@ from urllib.parse import urlsplit, urlunsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 POSTGRES_NAME = "bench_live"
-SEATS = 10
-GAMES: list[tuple[str, dict[str, bool]]] = [
-    ("partisans", {"scout": True, "check": True}),
-    ("trust_no_one", {}),
-    ("werewolves", {}),
-]
+PEOPLE = 11
+"""Users per table: the most a family seats, a moderator included."""
+
+
+def _resistance_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    from games.families.resistance.engine.bots import random_move
+
+    return random_move(view, rng)
+
+
+def _cells_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    from games.families.cells.engine.bots import random_move
+
+    return random_move(view, rng)
+
+
+def _mafia_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    # The family's engine draws a move from one legal spec (a player's, or one of
+    # the moderator's): any of the seat's specs, then one of its moves.
+    from games.families.mafia.engine.bots import random_move
+
+    return random_move(rng.choice(view["legal"]), rng)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One kind of table a family plays: its ruleset and options, how many players,
+    and whether the host moderates it (then he is not dealt a seat)."""
+
+    ruleset: str
+    options: dict[str, Any]
+    players: int
+    moderator: bool = False
+
+    @property
+    def people(self) -> int:
+        return self.players + self.moderator
+
+
+@dataclass(frozen=True)
+class Family:
+    """The tables of one family the bench plays, table after table, and how a JSON
+    seat draws a random move from its own view's ``legal`` list (as the family's
+    engine draws one; the moderator's view too)."""
+
+    name: str
+    deals: tuple[Deal, ...]
+    move: Callable[[dict[str, Any], random.Random], dict[str, Any]]
+
+    def deal(self, index: int) -> Deal:
+        return self.deals[index % len(self.deals)]
+
+
+FAMILIES: dict[str, Family] = {
+    "resistance": Family(
+        "resistance",
+        (
+            Deal("partisans", {"scout": True, "check": True}, 10),
+            Deal("trust_no_one", {}, 10),
+            Deal("werewolves", {}, 10),
+        ),
+        _resistance_move,
+    ),
+    "cells": Family("cells", (Deal("cells", {}, 4), Deal("cells", {}, 3)), _cells_move),
+    "mafia": Family(
+        "mafia", (Deal("mafia_partisan", {}, 10, moderator=True),), _mafia_move
+    ),
+}
 PASSWORD = "bench-live-password"  # noqa: S105 - throwaway users of a throwaway database
 
 # --- The server side: counting queries per request and per push -------------------
@@ -758,9 +844,16 @@ class Measure:
     all_playing: asyncio.Event = field(default_factory=asyncio.Event)
     tables: int = 0
     seats: list[Seat] = field(default_factory=list)
-    # What the seats received in the window, in bytes and frames.
+    # What the seats received in the window, in bytes and frames, and how many
+    # pushes the measured moves owed (each move, one to every person at its table).
     bytes_in: int = 0
     frames_in: int = 0
+    owed: int = 0
+    # --stop-after N: set once N moves are measured (the run then ends early).
+    enough: asyncio.Event = field(default_factory=asyncio.Event)
+    stop_after: int = 0
+    seen_moves: int = 0
+    flat_out: bool = False
     # --act post: from a move's POST to the page its redirect leads to.
     posts: list[float] = field(default_factory=list)
     # --serial: (game, version the move was made on, latency) of each measured move.
@@ -787,6 +880,33 @@ class Measure:
     def in_window(self, moment: float) -> bool:
         return self.window[0] <= moment < self.window[1]
 
+    def measured(self, people: int) -> None:
+        """One more move measured, at a table of ``people``."""
+        self.actions += 1
+        self.owed += people
+        if self.stop_after and self.actions >= self.stop_after:
+            self.enough.set()
+
+    def arrived(self, game: TableGame, version: int, moment: float) -> None:
+        """A seat of ``game`` has ``version``: with ``--stop-after``, flat out, a
+        browser's move decided in the window is seen (see :meth:`seen`)."""
+        times = game.arrived[version]
+        times.append(moment)
+        if self.flat_out and len(times) == 1 and version > 0:
+            decided = (t for v, t in game.sends if v == version - 1 and t <= moment)
+            if any(self.in_window(t) for t in decided):
+                self.seen()
+
+    def seen(self) -> None:
+        """Flat out, a table's moves are settled at the game's end: with
+        ``--stop-after`` the run counts the moves decided in the window as they
+        are seen (a program's answered, a browser's version arrived)."""
+        if not self.flat_out:
+            return
+        self.seen_moves += 1
+        if self.stop_after and self.seen_moves >= self.stop_after:
+            self.enough.set()
+
     def received(self, moment: float, raw: str | bytes) -> None:
         if self.in_window(moment):
             self.bytes_in += len(raw.encode() if isinstance(raw, str) else raw)
@@ -799,6 +919,8 @@ class TableGame:
 
     code: str
     ruleset: str = ""
+    people: int = 0
+    """Who must receive each push: the players, and the moderator if any."""
     sent: dict[int, float] = field(default_factory=dict)
     arrived: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
     # Browser seats: (version the move was decided on, when it was sent).
@@ -814,9 +936,9 @@ class TableGame:
         for version, started in self.sent.items():
             if not measure.in_window(started):
                 continue
-            measure.actions += 1
+            measure.measured(self.people)
             times = self.arrived.get(version, [])
-            if len(times) == SEATS:
+            if len(times) == self.people:
                 measure.latencies.append(max(times) - started)
             else:
                 measure.incomplete += 1
@@ -828,28 +950,23 @@ class TableGame:
         for version, times in self.arrived.items():
             if version < 1 or not times or not measure.in_window(min(times)):
                 continue
-            measure.actions += 1
+            measure.measured(self.people)
             first = min(times)
             started = [t for v, t in self.sends if v == version - 1 and t <= first]
-            if len(times) < SEATS:
+            if len(times) < self.people:
                 measure.incomplete += 1
             elif started:
                 measure.latencies.append(max(times) - min(started))
 
 
 def random_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A random move from the seat's own ``legal`` list."""
-    legal = rng.choice(view["legal"])
-    kind = legal["type"]
-    if kind == "propose":
-        return {"type": kind, "team": sorted(rng.sample(legal["among"], legal["size"]))}
-    if kind == "vote":
-        return {"type": kind, "approve": rng.random() < 0.6}
-    if kind == "play":
-        return {"type": kind, "card": rng.choice(legal["cards"])}
-    if kind == "claim":
-        return {"type": kind, "side": rng.choice(legal["sides"])}
-    return {"type": kind, "target": rng.choice(legal["among"])}
+    """A random move from the seat's own ``legal`` list, drawn by the family whose
+    ruleset the view is of."""
+    ruleset = view["ruleset"]
+    for family in FAMILIES.values():
+        if any(deal.ruleset == ruleset for deal in family.deals):
+            return family.move(view, rng)
+    raise ValueError(f"no family plays {ruleset}")
 
 
 _OPENING = asyncio.Semaphore(25)
@@ -938,7 +1055,7 @@ class Seat:
                     version = message["version"]
                     if version > self.seen:
                         for missed in range(self.seen + 1, version + 1):
-                            game.arrived[missed].append(now)
+                            self.measure.arrived(game, missed, now)
                         self.seen = version
                     if version >= self.seen:
                         # The start keeps version 0: the deal comes as a new view.
@@ -949,6 +1066,8 @@ class Seat:
                     self.maybe_move()
                 elif kind == "acted":
                     game.sent[message["version"]] = self.pending_since
+                    if self.measure.in_window(self.pending_since):
+                        self.measure.seen()
                     self.made = message["version"]
                     self.busy = False
                     self.maybe_move()
@@ -1006,6 +1125,8 @@ class Seat:
             assert version is not None
             game.sent[version] = started
             self.made = version
+            if self.measure.in_window(started):
+                self.measure.seen()
         else:
             try:
                 code = answer.json()["error"]["code"]
@@ -1058,6 +1179,9 @@ _PART = re.compile(
 _DIV = re.compile(r"<div\b|</div>")
 _FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
 _INPUT = re.compile(r"<input\b([^>]*)>")
+_SELECT = re.compile(r"<select\b([^>]*)>(.*?)</select>", re.S)
+_OPTION = re.compile(r"<option\b([^>]*)>")
+_CARD_ERROR = re.compile(r'<p id="card-error"[^>]*>(.*?)</p>', re.S)
 _ATTRIBUTE = re.compile(r'([\w:-]+)(?:="([^"]*)")?')
 _STATE = re.compile(r'data-(version|status|turn)="([^"]*)"')
 _TAGS = re.compile(r"<[^>]+>")
@@ -1107,7 +1231,8 @@ def form_fields(
     form: tuple[dict[str, str], str], rng: random.Random
 ) -> dict[str, str | list[str]]:
     """What a person filling the form in would submit: the hidden fields, one
-    choice of each radio group, as many boxes as the form asks for."""
+    choice of each radio group and of each list (not its empty prompt), as many
+    boxes as the form asks for; never a disabled field."""
     attrs, inner = form
     fields: dict[str, str | list[str]] = {}
     radios: dict[str, list[str]] = defaultdict(list)
@@ -1115,7 +1240,7 @@ def form_fields(
     for text in _INPUT.findall(inner):
         element = html_attributes(text)
         name, kind = element.get("name"), element.get("type", "text")
-        if not name:
+        if not name or "disabled" in element:
             continue
         if kind == "radio":
             radios[name].append(element.get("value", "on"))
@@ -1123,6 +1248,15 @@ def form_fields(
             boxes[name].append(element.get("value", "on"))
         else:
             fields[name] = element.get("value", "")
+    for attributes, options in _SELECT.findall(inner):
+        element = html_attributes(attributes)
+        values = [
+            option.get("value", "")
+            for option in map(html_attributes, _OPTION.findall(options))
+            if option.get("value") and "disabled" not in option
+        ]
+        if element.get("name") and values and "disabled" not in element:
+            fields[element["name"]] = rng.choice(values)
     for name, values in radios.items():
         fields[name] = rng.choice(values)
     for name, values in boxes.items():
@@ -1144,6 +1278,8 @@ class BrowserSeat(Seat):
     browser: Any = None
     page: dict[str, str] = field(default_factory=dict)
     status: str = ""
+    # The move forms the page showed when the seat last decided.
+    decided_forms: list[str] = field(default_factory=list)
 
     async def connect(self, game: TableGame) -> None:
         import httpx
@@ -1190,7 +1326,12 @@ class BrowserSeat(Seat):
                 text = raw if isinstance(raw, str) else raw.decode()
                 parts = html_parts(text)
                 if "table-error" in parts and "table-state" not in parts:
-                    reason = _TAGS.sub("", parts["table-error"]).strip()
+                    # A refusal: on the error line, or on the seat's own card
+                    # when it would tell a secret (an empty error line then).
+                    private = _CARD_ERROR.search(text)
+                    reason = _TAGS.sub(
+                        "", private.group(1) if private else parts["table-error"]
+                    ).strip()
                     self.measure.refused[f"page: {reason}"[:60]] += 1
                     game.refusals += 1
                     self.busy, self.decided_on = False, -1
@@ -1205,10 +1346,10 @@ class BrowserSeat(Seat):
                 version = int(state.get("version", -1))
                 if version > self.seen:
                     for missed in range(self.seen + 1, version + 1):
-                        game.arrived[missed].append(now)
+                        self.measure.arrived(game, missed, now)
                     self.seen = version
                 self.status = state.get("status", "")
-                if version > self.decided_on:
+                if self.busy and version > self.decided_on and self.answered(version):
                     self.busy = False
                 game.changed.set()
                 if self.status not in ("open", "playing"):
@@ -1247,12 +1388,28 @@ class BrowserSeat(Seat):
         if self.args.think_ms:
             await asyncio.sleep(self.rng.uniform(0, 2 * self.args.think_ms) / 1000)
         self.decided_on = self.seen
+        self.decided_forms = [inner for _attributes, inner in move_forms(self.page)]
         game.sends.append((self.seen, time.perf_counter()))
         try:
             await self.submit(self.rng.choice(forms))
         except Exception as exc:  # counted and reported; the run goes on
             self.measure.refused[f"{type(exc).__name__}: {exc}"[:90]] += 1
             self.busy, self.decided_on = False, -1
+
+    def answered(self, version: int) -> bool:
+        """Whether the page at ``version`` shows the seat's move in flight, so that
+        a person would decide again: its forms changed (a vote cast, a tap made),
+        or the table has gone as many versions past the one decided on as there
+        were moves decided on it (one of them was this seat's). Deciding again at
+        any newer version sent a second tap or ballot whenever another seat's move
+        came first."""
+        forms = [inner for _attributes, inner in move_forms(self.page)]
+        if forms != self.decided_forms:
+            return True
+        game = self.game
+        assert game is not None
+        moves = sum(1 for decided, _sent in game.sends if decided == self.decided_on)
+        return version >= self.decided_on + moves
 
     async def serial_move(self) -> str:
         return await self.submit(self.rng.choice(move_forms(self.page)))
@@ -1299,7 +1456,7 @@ class BrowserSeat(Seat):
         return kind
 
 
-# --- The floor's seats: ten sockets of one group, each move one frame -------------
+# --- The floor's seats: one group's sockets, each move one frame -----------------
 
 
 @dataclass
@@ -1335,7 +1492,7 @@ class FloorSeat(Seat):
             version = json.loads(raw)["version"]
             if version > self.seen:
                 for missed in range(self.seen + 1, version + 1):
-                    game.arrived[missed].append(now)
+                    self.measure.arrived(game, missed, now)
                 self.seen = version
             game.changed.set()
 
@@ -1359,36 +1516,44 @@ _SETTING_UP = asyncio.Semaphore(10)
 _LIMITS_LOOP: asyncio.AbstractEventLoop | None = None
 
 
-async def table_open(
-    seats: list[Seat], ruleset: str, options: dict[str, bool]
-) -> TableGame:
-    """Open a table, seat the other nine, and connect all ten sockets. A few
-    tables at a time: the measurement is about play, not a thousand sign-ins."""
-    created = await seats[0].post(
-        "tables", {"ruleset": ruleset, "seats": SEATS, "options": options}
+async def table_open(people: list[Seat], deal: Deal) -> TableGame:
+    """Open a table of ``deal`` (its host is ``people[0]``: a player, or the
+    moderator), seat the others, and connect everyone's socket. A few tables at a
+    time: the measurement is about play, not a thousand sign-ins."""
+    created = await people[0].post(
+        "tables",
+        {"ruleset": deal.ruleset, "seats": deal.players, "options": deal.options},
     )
     if created.status_code != 201:
         raise RuntimeError(f"open: HTTP {created.status_code}")
     code = created.json()["code"]
-    joined = await asyncio.gather(*(s.post(f"tables/{code}/join") for s in seats[1:]))
+    joined = await asyncio.gather(
+        *(seat.post(f"tables/{code}/join") for seat in people[1:])
+    )
     if any(answer.status_code != 200 for answer in joined):
         raise RuntimeError("join: " + ",".join(str(a.status_code) for a in joined))
-    game = TableGame(code, ruleset)
-    await asyncio.gather(*(seat.connect(game) for seat in seats))
+    game = TableGame(code, deal.ruleset, len(people))
+    await asyncio.gather(*(seat.connect(game) for seat in people))
     return game
 
 
 async def table_play(
-    seats: list[Seat], index: int, stop: asyncio.Event, measure: Measure
+    seats: list[Seat],
+    index: int,
+    stop: asyncio.Event,
+    measure: Measure,
+    family: Family,
 ) -> None:
-    """Game after game at one table until told to stop."""
-    ruleset, options = GAMES[index % len(GAMES)]
+    """Game after game at one table until told to stop (the family's deals, one
+    for each table in turn)."""
+    deal = family.deal(index)
+    seats = seats[: deal.people]
     host = seats[0]
     first = True
     while not stop.is_set():
         try:
             async with _SETTING_UP:
-                game = await table_open(seats, ruleset, options)
+                game = await table_open(seats, deal)
         except Exception as exc:  # counted and reported; the table tries again
             measure.refused[f"setup: {type(exc).__name__}: {exc}"[:90]] += 1
             if first:
@@ -1496,7 +1661,7 @@ async def serial_moves(
             return
         if game.refusals > refusals or not measure.in_window(started):
             continue
-        measure.actions += 1
+        measure.measured(game.people)
         last = max(game.arrived[version + 1])
         measure.latencies.append(max(last, answered) - started)
         measure.moves.append(
@@ -1511,20 +1676,27 @@ async def serial_moves(
 
 
 async def table_serial(
-    seats: list[Seat], stop: asyncio.Event, measure: Measure, floor: bool, table: int
+    everyone: list[Seat],
+    stop: asyncio.Event,
+    measure: Measure,
+    floor: bool,
+    table: int,
+    family: Family,
 ) -> None:
-    """Game after game at one table, one move at a time, until told to stop (the
-    floor's tables, one group each: ``table`` tells them apart)."""
+    """Game after game at one table, one move at a time, until told to stop: the
+    family's deals in turn (the floor's tables, one group each, as many sockets as
+    the site's table of the same turn: ``table`` tells them apart)."""
     rng = random.Random(7)
     index = 0
     first = True
     while not stop.is_set():
+        deal = family.deal(index)
+        seats = everyone[: deal.people]
         if floor:
-            game = TableGame(f"f{os.getpid()}t{table}x{index}")
+            game = TableGame(f"f{os.getpid()}t{table}x{index}", people=len(seats))
             await asyncio.gather(*(seat.connect(game) for seat in seats))
         else:
-            ruleset, options = GAMES[index % len(GAMES)]
-            game = await table_open(seats, ruleset, options)
+            game = await table_open(seats, deal)
         index += 1
         listeners = [asyncio.create_task(seat.listen()) for seat in seats]
         if not floor:
@@ -1622,13 +1794,15 @@ async def run(
     pids: list[int],
     stats_dir: Path | None,
     kind: str,
+    family: Family,
     turns: tuple[Turns, int] | None = None,
-    together: asyncio.Barrier | None = None,
+    together: tuple[asyncio.Barrier, asyncio.Event] | None = None,
 ) -> Measure:
     """Drive the servers on ``ports`` with seats of ``kind`` (json, browser or
-    floor) for the warmup and the measured seconds. Given ``turns``, its one table
-    takes turns with another run's (:class:`Turns`), and both start measuring at
-    once (``together``)."""
+    floor) at tables of ``family`` for the warmup and the measured seconds (or
+    until ``--stop-after`` moves). Given ``turns``, its one table takes turns with
+    another run's (:class:`Turns`), and both start measuring at once and stop at
+    once (``together``: the site's table says when)."""
     import httpx
 
     global _OPENING, _SETTING_UP, _LIMITS_LOOP
@@ -1642,6 +1816,9 @@ async def run(
     measure = Measure(tables=tables_count)
     if turns is not None:
         measure.turns, measure.turn = turns
+    if kind != "floor" or turns is None:
+        measure.stop_after = args.stop_after
+    measure.flat_out = not args.serial and kind != "floor"
     rng = random.Random(args.seed)
     limits = httpx.Limits(
         max_connections=args.connections, max_keepalive_connections=args.connections
@@ -1655,10 +1832,10 @@ async def run(
     tables = []
     for index in range(tables_count):
         seats: list[Seat] = []
-        for seat in range(SEATS):
+        for seat in range(PEOPLE):
             worker = rng.randrange(len(ports))
             common: dict[str, Any] = {
-                "key": keys[index * SEATS + seat] if keys else "",
+                "key": keys[index * PEOPLE + seat] if keys else "",
                 "http": clients[rng.randrange(len(clients))],
                 "ws_url": f"ws://127.0.0.1:{ports[worker]}",
                 "rng": random.Random(rng.random()),
@@ -1669,7 +1846,7 @@ async def run(
                 seats.append(
                     BrowserSeat(
                         **common,
-                        session=sessions[index * SEATS + seat],
+                        session=sessions[index * PEOPLE + seat],
                         base=f"http://127.0.0.1:{ports[worker]}",
                     )
                 )
@@ -1683,13 +1860,13 @@ async def run(
     if args.serial or kind == "floor":
         tasks = [
             asyncio.create_task(
-                table_serial(seats, stop, measure, kind == "floor", index)
+                table_serial(seats, stop, measure, kind == "floor", index, family)
             )
             for index, seats in enumerate(tables)
         ]
     else:
         tasks = [
-            asyncio.create_task(table_play(seats, index, stop, measure))
+            asyncio.create_task(table_play(seats, index, stop, measure, family))
             for index, seats in enumerate(tables)
         ]
     # Measure play, not the opening of a hundred tables: every table first deals
@@ -1701,7 +1878,7 @@ async def run(
             raise RuntimeError(f"a table failed: {task.exception()!r}")
     await asyncio.sleep(args.warmup)
     if together is not None:
-        await together.wait()
+        await together[0].wait()
     before = server_totals(stats_dir) if stats_dir else None
     spy = None
     if args.profile and kind != "floor":
@@ -1709,7 +1886,15 @@ async def run(
     start = time.perf_counter()
     cpu_before = cpu_seconds(pids)
     measure.window = (start, start + args.seconds)
-    await asyncio.sleep(args.seconds)
+    ending = [asyncio.ensure_future(measure.enough.wait())]
+    if together is not None:
+        ending.append(asyncio.ensure_future(together[1].wait()))
+    await asyncio.wait(ending, timeout=args.seconds, return_when="FIRST_COMPLETED")
+    for waiting in ending:
+        waiting.cancel()
+    if together is not None:
+        together[1].set()
+    measure.window = (start, min(measure.window[1], time.perf_counter()))
     measure.cpu = cpu_seconds(pids) - cpu_before  # type: ignore[attr-defined]
     stop.set()
     await asyncio.sleep(0.6)
@@ -1741,14 +1926,15 @@ async def taking_turns(
     bare: tuple[list[int], list[int]],
     stats_dir: Path,
     kind: str,
+    family: Family,
 ) -> tuple[Measure, Measure]:
     """The site's serial table and the floor's, both servers up, taking turns of
     ``--turns`` seconds over the same measured window (:class:`Turns`)."""
     turns = Turns(args.turns)
-    together = asyncio.Barrier(2)
+    together = (asyncio.Barrier(2), asyncio.Event())
     measure, floor = await asyncio.gather(
-        run(args, players, *site, stats_dir, kind, (turns, 0), together),
-        run(args, ([], []), *bare, None, "floor", (turns, 1), together),
+        run(args, players, *site, stats_dir, kind, family, (turns, 0), together),
+        run(args, ([], []), *bare, None, "floor", family, (turns, 1), together),
     )
     measure.handovers = turns.handed
     measure.played_seconds = turns.held(0, measure.window)
@@ -1817,8 +2003,13 @@ def statements_report(
 
 
 def report(
-    args: argparse.Namespace, measure: Measure, floor: Measure | None = None
-) -> None:
+    args: argparse.Namespace,
+    measure: Measure,
+    floor: Measure | None = None,
+    family: str = "resistance",
+) -> str:
+    """Prints the run's figures; returns the family's line of them for the end of
+    the report (``family: <name> moves_per_s=…``)."""
     kinds: dict[str, tuple[int, int]] = measure.server  # type: ignore[attr-defined]
     buckets: dict[str, tuple[int, int]] = measure.buckets  # type: ignore[attr-defined]
     acts_http = kinds.get("http_act", (0, 0))
@@ -1849,7 +2040,8 @@ def report(
     database = "postgresql" if args.database.startswith("postgres") else "sqlite"
     layer = f"redis-{args.layer}" if os.environ.get("REDIS_URL") else "in-memory"
     print(
-        f"config: database={database} layer={layer} workers={args.workers} "
+        f"config: family={family} database={database} layer={layer} "
+        f"workers={args.workers} "
         f"seats={args.seats} act={args.act} serial={args.serial} "
         f"think_ms={args.think_ms} seconds={args.seconds} "
         f"conn_max_age={args.conn_max_age} db_pool={args.db_pool}"
@@ -1912,18 +2104,22 @@ def report(
     if statements and args.statements:
         statements_report(statements, measure.actions, args.statements)
     print(f"tables: {measure.tables}")
-    seconds = measure.played_seconds or args.seconds
-    print(f"actions_per_s: {measure.actions / seconds:.1f}")
+    seconds = measure.played_seconds or measure.window[1] - measure.window[0]
+    per_second = measure.actions / seconds if seconds > 0 else float("nan")
+    print(f"actions_per_s: {per_second:.1f}")
     if args.serial:
-        print(f"serial_moves_per_s: {measure.actions / seconds:.1f}")
+        print(f"serial_moves_per_s: {per_second:.1f}")
     p50 = percentile(latencies_ms, 0.50)
     p99 = percentile(latencies_ms, 0.99)
     print(f"push_p50_ms: {p50:.1f}")
     print(f"push_p99_ms: {p99:.1f}")
-    print(
-        f"queries_per_action: {move_queries / applied if applied else float('nan'):.1f}"
+    queries = move_queries / applied if applied else float("nan")
+    print(f"queries_per_action: {queries:.1f}")
+    cpu_ms, per_push = _per_move(measure, "")
+    figures = (
+        f"family: {family} moves_per_s={per_second:.1f} push_p50_ms={p50:.1f} "
+        f"push_p99_ms={p99:.1f}"
     )
-    _per_move(measure, "")
     if floor is not None:
         floor_ms = [1000 * value for value in floor.latencies]
         floor_p50 = percentile(floor_ms, 0.50)
@@ -1941,6 +2137,10 @@ def report(
         _per_move(floor, "floor_")
         print(f"ratio_p50: {p50 / floor_p50:.1f}")
         print(f"ratio_p99: {p99 / floor_p99:.1f}")
+        figures += (
+            f" floor_p50_ms={floor_p50:.1f} floor_p99_ms={floor_p99:.1f}"
+            f" ratio_p50={p50 / floor_p50:.1f} ratio_p99={p99 / floor_p99:.1f}"
+        )
         if measure.posts and floor.posts:
             # The form POST and its page, against a bare POST that redirects to a
             # page of about the same size.
@@ -1961,6 +2161,11 @@ def report(
             threshold = 3 * percentile([1000 * v for v in floor.latencies], 0.99)
         for line in tail_lines(measure.moves, threshold):
             print(line)
+    return (
+        f"{figures} cpu_ms_per_move={cpu_ms:.2f} bytes_per_push={per_push:.0f} "
+        f"queries_per_move={queries:.1f} moves={measure.actions} "
+        f"games={measure.games}"
+    )
 
 
 def tail_lines(
@@ -1998,15 +2203,19 @@ def tail_lines(
     return lines
 
 
-def _per_move(measure: Measure, prefix: str) -> None:
-    """Server CPU and bytes received per move (every seat's frames, averaged)."""
+def _per_move(measure: Measure, prefix: str) -> tuple[float, float]:
+    """Server CPU and bytes received per move (every seat's frames, averaged over
+    the pushes the moves owed: one to every person at the move's table); returns
+    the two."""
     cpu: float = measure.cpu  # type: ignore[attr-defined]
     moves = measure.actions
     nan = float("nan")
-    print(f"{prefix}cpu_ms_per_move: {1000 * cpu / moves if moves else nan:.2f}")
-    pushes = moves * SEATS
-    print(f"{prefix}bytes_per_push: {measure.bytes_in / pushes if pushes else nan:.0f}")
+    cpu_ms = 1000 * cpu / moves if moves else nan
+    per_push = measure.bytes_in / measure.owed if measure.owed else nan
+    print(f"{prefix}cpu_ms_per_move: {cpu_ms:.2f}")
+    print(f"{prefix}bytes_per_push: {per_push:.0f}")
     print(f"{prefix}frames_per_move: {measure.frames_in / moves if moves else nan:.1f}")
+    return cpu_ms, per_push
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
@@ -2091,6 +2300,22 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         help="time every database statement in the server (its thread's CPU and "
         "its wall time) and print the N (12) costliest by wall time",
     )
+    parser.add_argument(
+        "--family",
+        choices=[*FAMILIES, "all"],
+        default="resistance",
+        help="whose tables to play: resistance (ten seats, three rulesets), cells "
+        "(four seats, then three), mafia (ten players and the host moderating), or "
+        "all of them, one after the other, each with its own figures",
+    )
+    parser.add_argument(
+        "--stop-after",
+        type=int,
+        default=0,
+        metavar="MOVES",
+        help="end a family's measurement once this many moves are measured (or "
+        "its seconds are up): a short run that plays a few moves, not a figure",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.act is None:
@@ -2121,46 +2346,48 @@ def main(argv: list[str] | None = None) -> None:
     args.database = db.url
     stats_dir = Path(tempfile.mkdtemp(prefix="podpolye-bench-live-"))
     servers: list[tuple[subprocess.Popen[bytes], int]] = []
+    families = list(FAMILIES.values())
+    if args.family != "all":
+        families = [FAMILIES[args.family]]
+    results: list[tuple[Family, Measure, Measure | None]] = []
     try:
-        players = players_create(db, args.tables * SEATS)
+        players = players_create(db, args.tables * PEOPLE)
         kind = args.seats
         environment = server_environment(args, db, stats_dir)
         servers = servers_start(environment, args.workers)
         ports = [port for _, port in servers]
+        site = (ports, [p.pid for p, _ in servers])
         asyncio.run(servers_ready(ports))
-        floor = None
-        if args.floor and args.serial and args.turns > 0:
-            site = (ports, [p.pid for p, _ in servers])
-            bare = dict(environment)
-            bare.pop("DJANGO_SETTINGS_MODULE", None)
-            floor_servers = servers_start(bare, args.workers, "floor_application")
+        bare: tuple[list[int], list[int]] = ([], [])
+        if args.floor:
+            # Up beside the site's (idle while the other measures, unless they
+            # take turns): a bare Channels fan-out on the same layer.
+            floor_environment = dict(environment)
+            floor_environment.pop("DJANGO_SETTINGS_MODULE", None)
+            floor_servers = servers_start(
+                floor_environment, args.workers, "floor_application"
+            )
             servers += floor_servers
-            floor_ports = [port for _, port in floor_servers]
-            asyncio.run(servers_ready(floor_ports))
-            measure, floor = asyncio.run(
-                taking_turns(
-                    args,
-                    players,
-                    site,
-                    (floor_ports, [p.pid for p, _ in floor_servers]),
-                    stats_dir,
-                    kind,
+            bare = (
+                [port for _, port in floor_servers],
+                [p.pid for p, _ in floor_servers],
+            )
+            asyncio.run(servers_ready(bare[0]))
+        for family in families:
+            floor = None
+            if args.floor and args.serial and args.turns > 0:
+                measure, floor = asyncio.run(
+                    taking_turns(args, players, site, bare, stats_dir, kind, family)
                 )
-            )
-        else:
-            measure = asyncio.run(
-                run(args, players, ports, [p.pid for p, _ in servers], stats_dir, kind)
-            )
-        servers_stop(servers)
-        servers = []
-        if args.floor and floor is None:
-            environment.pop("DJANGO_SETTINGS_MODULE", None)
-            servers = servers_start(environment, args.workers, "floor_application")
-            ports = [port for _, port in servers]
-            asyncio.run(servers_ready(ports))
-            floor = asyncio.run(
-                run(args, ([], []), ports, [p.pid for p, _ in servers], None, "floor")
-            )
+            else:
+                measure = asyncio.run(
+                    run(args, players, *site, stats_dir, kind, family)
+                )
+                if args.floor:
+                    floor = asyncio.run(
+                        run(args, ([], []), *bare, None, "floor", family)
+                    )
+            results.append((family, measure, floor))
     finally:
         servers_stop(servers)
         for log in stats_dir.glob("daphne-*.log"):
@@ -2179,17 +2406,27 @@ def main(argv: list[str] | None = None) -> None:
         db.cleanup()
         if redis_url:
             redis_flush(os.environ["REDIS_URL"])
-    report(args, measure, floor)
+    lines = []
+    for family, measure, floor in results:
+        if len(results) > 1:
+            print(f"=== {family.name}")
+        lines.append(report(args, measure, floor, family.name))
+    # Each family's figures on a line of its own, the last lines of the report.
+    for line in lines:
+        print(line)
     if args.moves:
-        moves_write(Path(args.moves), measure, floor)
+        moves_write(Path(args.moves), results)
 
 
-def moves_write(path: Path, measure: Measure, floor: Measure | None) -> None:
-    """Each measured move, Podpolye's then the floor's: game,version,ms, the move's
-    kind (the form's ``action``) and whether it ended the game."""
+def moves_write(
+    path: Path, results: list[tuple[Family, Measure, Measure | None]]
+) -> None:
+    """Each measured move, family by family, Podpolye's then the floor's:
+    game,version,ms, the move's kind (the form's ``action``) and whether it ended
+    the game."""
     with path.open("w") as out:
         out.write("game,version,ms,move,ended\n")
-        for taken in (measure, floor):
+        for taken in (m for _family, *both in results for m in both):
             for game, version, seconds, kind, ended in taken.moves if taken else ():
                 out.write(f"{game},{version},{seconds * 1000:.2f},{kind},{ended:d}\n")
 
