@@ -39,12 +39,15 @@ def _services_reachable() -> None:
         return
     import redis
 
+    from config.test_cache import forget_run_keys
+
     client = redis.Redis.from_url(redis_url, socket_connect_timeout=3)
     try:
         client.ping()
     except redis.RedisError as error:  # pragma: no cover - only when Redis is down
         pytest.exit(f"REDIS_URL={redis_url} is unreachable: {error}", returncode=3)
-    client.flushdb()
+    # This run's keys only: the database may be another run's too.
+    forget_run_keys(client, settings.REDIS_KEY_TAG)
     client.close()
 
 

@@ -17,14 +17,34 @@ def _redis_of_this_worker(url: str, worker: str) -> str:
     return urlunsplit(parts._replace(path=f"/{(base + index) % 16}"))
 
 
-# Before the base settings read it; the browser tests' daphne inherits it too.
+# Before the base settings read it; the browser tests' daphne inherits it, and with it
+# the database already chosen (it must not add the worker's number a second time).
 if os.environ.get("REDIS_URL") and os.environ.get("PYTEST_XDIST_WORKER"):
-    os.environ["REDIS_URL"] = _redis_of_this_worker(
-        os.environ["REDIS_URL"], os.environ["PYTEST_XDIST_WORKER"]
-    )
+    if "PODPOLYE_TEST_REDIS_URL" not in os.environ:
+        os.environ["PODPOLYE_TEST_REDIS_URL"] = _redis_of_this_worker(
+            os.environ["REDIS_URL"], os.environ["PYTEST_XDIST_WORKER"]
+        )
+    os.environ["REDIS_URL"] = os.environ["PODPOLYE_TEST_REDIS_URL"]
+
+# A Redis database is shared all the same: another test run on this machine may name
+# the same one. Every key this run writes (cache and channel layer, its daphnes'
+# too: they inherit the tag) starts with the run's own tag, and cache.clear() deletes
+# only those keys (config/test_cache.py), never the whole database. A FLUSHDB from
+# another run used to wipe this run's channel layer groups in the middle of a test:
+# a socket then heard no more signals, and a voice pair whose relay vanished never
+# recovered (issue #39).
+os.environ.setdefault("PODPOLYE_TEST_RUN", str(os.getpid()))
+REDIS_KEY_TAG = (
+    f"t{os.environ['PODPOLYE_TEST_RUN']}{os.environ.get('PYTEST_XDIST_WORKER', '')}."
+)
 
 from .base import *  # noqa: E402, F403
-from .base import DATABASES, env  # noqa: E402
+from .base import CACHES, CHANNEL_LAYERS, DATABASES, REDIS_URL, env  # noqa: E402
+
+if REDIS_URL:
+    CACHES["default"]["BACKEND"] = "config.test_cache.RunRedisCache"
+    CACHES["default"]["KEY_PREFIX"] = f"{REDIS_KEY_TAG}cache"
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"{REDIS_KEY_TAG}asgi"  # type: ignore[index]
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

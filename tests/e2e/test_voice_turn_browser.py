@@ -231,14 +231,6 @@ def test_three_browsers_with_no_route_between_them_talk_through_turn(
         wait_audio_grows(page)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "known flaw, not yet found (issue #39): in about two runs of five on a "
-        "loaded machine the answering side stays 'failed' while its offering side "
-        "restarts ICE again and again (15 times in 4 minutes) and never reconnects"
-    ),
-)
 def test_a_pair_whose_relay_vanishes_recovers_by_ice_restart(
     networks: netns.Networks, turn: netns.Turn, player_in: Any
 ) -> None:
@@ -257,8 +249,8 @@ def test_a_pair_whose_relay_vanishes_recovers_by_ice_restart(
     # ones at 0), and it connects again through the new server's relay.
     from playwright.sync_api import TimeoutError as Timeout
 
-    # One bound for all the pages together: a run that does not recover (the
-    # known flaw above) must not hold the suite for minutes a page.
+    # One bound for all the pages together: a run that does not recover must not
+    # hold the suite for minutes a page.
     deadline = time.monotonic() + RECOVER_MS / 1000
     try:
         for page in pages:
