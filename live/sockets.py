@@ -22,7 +22,9 @@ else the page's error fragment (``error_template``, swapped in out of band by ht
 Then, for the HTML path, ``receive`` decodes JSON safely (invalid JSON, or nesting
 deeper than ``MAX_DEPTH``, is answered, not raised). An exception escaping a
 subclass's handler is logged and answered with a ``server_error`` frame: the socket
-stays open and the state is whatever the last committed transaction left.
+stays open and the state is whatever the last committed transaction left. An answer
+to a socket that has gone away meanwhile (``socket_gone``: the server refuses the
+write) is dropped, logged at debug: never raised, and never mistaken for a fault.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext
 
+from games.errors import GameError
 from live import requests as errors
 from live.requests import error_json
 
@@ -108,6 +111,35 @@ def layer_unreachable(exc: BaseException) -> bool:
     return isinstance(
         exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError
     )
+
+
+def socket_gone(exc: BaseException) -> bool:
+    """Whether ``exc``, raised by writing a frame, says the client's socket has gone
+    away: daphne refuses a write to a socket that is closing (either end closed it,
+    and its disconnect has not reached the consumer yet) with autobahn's
+    ``Disconnected``. Anything else is a fault, not a goodbye."""
+    try:
+        from autobahn.exception import Disconnected
+    except ImportError:  # pragma: no cover - daphne always brings it
+        return False
+    return isinstance(exc, Disconnected)
+
+
+def fault_in(exc: BaseException) -> BaseException | None:
+    """The fault in ``exc`` and what was being handled when it was raised: the first
+    exception of that chain that is neither a socket gone (``socket_gone``) nor a
+    refusal being answered (a player's ``GameError``, a frame's ``RequestError``);
+    None when the chain is only a goodbye met while answering."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        if not socket_gone(link) and not isinstance(
+            link, errors.RequestError | GameError
+        ):
+            return link
+        link = link.__cause__ or link.__context__
+    return None
 
 
 def has_nul(text: str) -> bool:
@@ -296,9 +328,15 @@ class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
         self.refused_in_a_row = 0
         try:
             await super().websocket_receive(message)
-        except Exception:
+        except Exception as exc:
+            if fault_in(exc) is None:
+                # The handler's own answer met a socket that has gone: nothing is
+                # wrong, and there is nobody to tell. (A fault it was handling when
+                # it met it is logged below, with the whole chain.)
+                self.log_gone(exc)
+                return
             logger.exception("websocket frame failed: %s", self.scope.get("path"))
-            await self.send_error(errors.ServerError())
+            await self.answer(errors.ServerError())
 
     def frame_refusal(self, message: dict[str, Any]) -> errors.RequestError | None:
         """Why this frame is refused before anything reads it, or None."""
@@ -323,7 +361,25 @@ class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
                 return
             if self.refused_in_a_row > 1:
                 return
-        await self.send_error(refusal)
+        await self.answer(refusal)
+
+    async def answer(self, exc: errors.RequestError) -> None:
+        """``send_error``, unless the socket has gone away meanwhile (closed by
+        either end, its disconnect still on its way): then nothing, logged at
+        debug. Any other failure, rendering the frame included, is raised."""
+        try:
+            await self.send_error(exc)
+        except Exception as error:
+            if not socket_gone(error):
+                raise
+            self.log_gone(error)
+
+    def log_gone(self, exc: BaseException) -> None:
+        logger.debug(
+            "websocket answer dropped, the socket has gone (%s): %s",
+            type(exc).__name__,
+            self.scope.get("path"),
+        )
 
     async def send_error(self, exc: errors.RequestError) -> None:
         """One error frame in the socket's own format and language."""
@@ -352,7 +408,7 @@ class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
             with translation.override(self.error_language()):
                 content = decode_frame(text_data)
         except errors.RequestError as exc:
-            await self.send_error(exc)
+            await self.answer(exc)
             return
         await self.receive_json(content, **kwargs)
 

@@ -89,7 +89,8 @@
   // a seat on the board picks it too.
   function updateTeamPicker(form) {
     var size = parseInt(form.getAttribute("data-team-size"), 10);
-    var picked = form.querySelectorAll("input[name=team]:checked");
+    // Every ticked box of the form: a Resistance team ("team"), a Mafia pair ("targets").
+    var picked = form.querySelectorAll("input[type=checkbox]:checked");
     var button = form.querySelector("[data-submit-team]");
     if (button) button.disabled = picked.length !== size;
     var chosen = {};

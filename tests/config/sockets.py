@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
@@ -19,15 +21,16 @@ def _session_cookie(user: User) -> str:
 
 
 async def browser_socket(
-    user: User, path: str, *, language: str = "en"
+    user: User, path: str, *, language: str = "en", app: Any = application
 ) -> tuple[WebsocketCommunicator, bool, int | None]:
-    """A socket opened by ``user``'s logged-in browser (asking for ``language``)."""
+    """A socket opened by ``user``'s logged-in browser (asking for ``language``), to
+    the site's ASGI application or ``app`` (one wrapping it)."""
     cookie = await sync_to_async(_session_cookie)(user)
     headers = [
         *BROWSER,
         (b"cookie", f"sessionid={cookie}".encode()),
         (b"accept-language", language.encode()),
     ]
-    communicator = WebsocketCommunicator(application, path, headers=headers)
+    communicator = WebsocketCommunicator(app, path, headers=headers)
     connected, close_code = await communicator.connect(timeout=30)
     return communicator, connected, close_code

@@ -5,8 +5,11 @@ the handshake. On the page's socket these used to close it with 1011."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -14,6 +17,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
+from config.asgi import application
 from games.models import ChatMessage, Game
 from tests.api.sockets import next_message, open_socket
 from tests.api.support import by_seat, open_table
@@ -150,3 +154,105 @@ async def test_a_crash_in_a_handler_is_answered_and_the_socket_lives(
     monkeypatch.undo()
     await still_answers(communicator)
     await communicator.disconnect()
+
+
+class ClosedUnderneath:
+    """The site's application behind a server whose client has gone: once ``gone`` is
+    set, every frame the socket writes is refused as daphne refuses a write to a
+    socket already closing (autobahn's ``Disconnected``), and ``refused`` is set."""
+
+    def __init__(self) -> None:
+        self.gone = asyncio.Event()
+        self.refused = asyncio.Event()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        from autobahn.exception import Disconnected
+
+        async def write(message: dict[str, Any]) -> None:
+            if self.gone.is_set() and message["type"] == "websocket.send":
+                self.refused.set()
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+
+        await application(scope, receive, write)
+
+
+@pytest.mark.parametrize("frame", ["binary", "refused", "crash"])
+async def test_an_answer_to_a_socket_that_has_gone_is_dropped(
+    frame: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A frame answered after the client has gone (refused by the base's checks, by
+    the table's own reading, or crashing the handler): the answer is dropped, logged
+    at debug, and the socket's consumer ends cleanly when the disconnect comes; a
+    crash is still logged as the error it is."""
+    from live import consumers
+
+    server = ClosedUnderneath()
+    game = await sync_to_async(start_table)("partisans", 5, {"chat": True})
+    users = await sync_to_async(seated_users)(game)
+    communicator, connected, _ = await browser_socket(
+        users[0], f"/ws/table/{game.code}/", app=server
+    )
+    assert connected
+    assert "data-version" in await communicator.receive_from(timeout=TIMEOUT)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug, on purpose")
+
+    monkeypatch.setattr(consumers, "move_from_fields", broken)
+    caplog.set_level(logging.DEBUG, logger="live.sockets")
+    server.gone.set()
+    if frame == "binary":
+        await communicator.send_to(bytes_data=b'{"text": "hi"}')
+    elif frame == "refused":
+        await communicator.send_json_to({"text": 7})
+    else:
+        await communicator.send_json_to({"action": "vote", "turn": "0"})
+    await asyncio.wait_for(server.refused.wait(), TIMEOUT)
+    # Frames are handled one at a time: the disconnect is read once the frame's
+    # handling is over, and the consumer then ends; had the handling raised, this
+    # raises it.
+    await communicator.disconnect()
+    records = [r for r in caplog.records if r.name == "live.sockets"]
+    dropped = [r for r in records if r.levelno == logging.DEBUG and "gone" in r.msg]
+    assert dropped, [r.getMessage() for r in records]
+    failed = [r for r in records if r.levelno >= logging.ERROR]
+    if frame == "crash":
+        assert len(failed) == 1 and failed[0].exc_info
+        assert "on purpose" in str(failed[0].exc_info[1])
+    else:
+        assert not failed, [r.getMessage() for r in failed]
+
+
+def _raised_while_handling(first: Exception, then: Exception) -> Exception:
+    try:
+        try:
+            raise first
+        except Exception:
+            raise then  # noqa: B904 - the chain is the point
+    except Exception as exc:
+        return exc
+    raise AssertionError("unreachable")
+
+
+async def test_only_the_servers_goodbye_counts_as_a_socket_gone() -> None:
+    from autobahn.exception import Disconnected
+
+    from games.errors import BadAction
+    from live.requests import BinaryFrame
+    from live.sockets import fault_in, socket_gone
+
+    def gone() -> Exception:
+        return Disconnected("Attempt to send on a closed protocol")
+
+    assert socket_gone(gone())
+    for fault in (RuntimeError("a bug"), ValueError("not accepted"), OSError()):
+        assert not socket_gone(fault)
+        assert fault_in(fault) is fault
+    # A goodbye met while answering a refusal is no fault...
+    assert fault_in(gone()) is None
+    assert fault_in(_raised_while_handling(BadAction(), gone())) is None
+    assert fault_in(_raised_while_handling(BinaryFrame(), gone())) is None
+    # ...but one met while handling a fault does not hide it.
+    bug = RuntimeError("a bug")
+    assert fault_in(_raised_while_handling(bug, gone())) is bug

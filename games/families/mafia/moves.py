@@ -97,14 +97,17 @@ def complete_move(
     action: dict[str, Any], legal: Sequence[Mapping[str, Any]]
 ) -> dict[str, Any]:
     """A ``night`` move as the seat's own spec names it (``choose`` when awake, else
-    ``tap``); any other move as it came. Without a night step now, ``night`` stays
-    and the engine refuses it as malformed."""
+    ``tap``); any other move as it came.
+
+    Without a night move for the seat now (it has acted at this step already: a
+    double click; or no night step is on; or the seat has left), ``night`` becomes a
+    ``tap``, so the engine refuses it with the rule it meets first (``AlreadyActed``,
+    ``NoSleepNow``, ``HasLeft``...): the same words for every seat, whatever it did
+    and whoever it is, where ``night`` itself would be refused as malformed."""
     if action.get("type") != NIGHT:
         return action
     spec = next((s for s in legal if s.get("type") in ("choose", "tap")), None)
-    if spec is None:
-        return action
-    return {**action, "type": spec["type"]}
+    return {**action, "type": "tap" if spec is None else spec["type"]}
 
 
 def private_refusal(action: Mapping[str, Any]) -> bool:

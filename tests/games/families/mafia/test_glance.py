@@ -223,3 +223,50 @@ def test_a_refused_choice_is_said_on_the_card_and_a_sleepers_tap_is_taken() -> N
     assert table.demolisher in state.tapped
     pick = state.current.pick(Step.DEMOLISHER)
     assert pick is not None and pick.target == table.nurse
+
+
+def _spare(game: Game, colonel: int) -> dict[int, dict[str, Any]]:
+    """Every chooser at the current step names someone other than the colonel."""
+    state = _state(game)
+    choices = {}
+    for seat in range(10):
+        for spec in engine.legal_actions(state, seat):
+            if spec["type"] != "choose":
+                continue
+            move = _fill(spec, seat)
+            if spec["form"] == "seat" and move["target"] is not None:
+                move["target"] = next(
+                    t for t in spec["targets"] if t not in (seat, colonel)
+                )
+            move.pop("type")
+            choices[seat] = move
+    return choices
+
+
+def test_the_colonels_two_seat_form_gives_its_count_to_the_picker() -> None:
+    """The hit colonel's midday sleep: the two-seat form every player taps through
+    carries the count (``data-team-size``) and its button the picker's mark, so the
+    page's picker keeps it disabled until two seats are ticked: every screen the
+    same, as every seat's tap names two seats too."""
+    game, table = _to_night_one({})
+    _step(game, _spare(game, table.colonel))  # demolisher
+    _step(
+        game,
+        {table.general: {"mode": "shoot", "target": table.colonel, "guess": None}},
+    )
+    while _state(game).phase.value == "night":
+        _step(game, _spare(game, table.colonel))
+    _moderator(game, "confirm_night")
+    _moderator(game, "midday")
+    tops = _assert_alike(game, Step.COLONEL_NAMES)
+    form = re.search(r"<form [^>]*>", next(iter(tops.values())))
+    assert form and 'data-team-size="2"' in form.group(0)
+    assert re.search(r"<button [^>]*data-submit-team[^>]*>", tops[table.colonel])
+    # Only that form counts: a one-seat step's form has no count.
+    _step(game, {table.colonel: {"targets": list(table.soldiers[:2])}})
+    _moderator(game, "midday")
+    assert _state(game).sleep is Step.COLONEL_SHOOTS
+    tops = _tops(game)
+    assert len(set(tops.values())) == 1
+    assert "data-team-size" not in next(iter(tops.values()))
+    assert "data-submit-team" not in next(iter(tops.values()))

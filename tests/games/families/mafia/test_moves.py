@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from games import engine, errors, services
 from games.families.mafia import moves
@@ -111,6 +112,47 @@ def test_form_fields_make_the_engines_actions(
 def test_forged_fields_are_refused(fields: dict[str, Any]) -> None:
     with pytest.raises(errors.BadAction):
         moves.parse_move(fields)
+
+
+def test_a_night_move_without_a_night_step_for_the_seat_is_a_tap() -> None:
+    night = {"type": moves.NIGHT, "target": 3}
+    assert moves.complete_move(night, ()) == {"type": "tap", "target": 3}
+    chooser = ({"type": "choose", "form": "seat"},)
+    assert moves.complete_move(night, chooser) == {"type": "choose", "target": 3}
+    assert moves.complete_move({"type": "vote"}, ()) == {"type": "vote"}
+
+
+def test_every_seats_second_tap_at_a_step_is_refused_in_the_same_words() -> None:
+    """Every seat taps through the introduction night's first step with the page's
+    neutral ``night`` move, then again (a double click): every second tap, the
+    awake seats' as the sleepers', is ``already_acted``, private, in one wording."""
+    game, _moderator = start_table()
+    users = users_by_seat(game)
+    state = load_state(game)
+    step = state.sleep
+    seats = [seat for seat in range(10) if engine.legal_actions(state, seat)]
+    assert len(seats) > 1  # the step waits for more than one seat
+    said = set()
+    for seat in seats[:-1]:  # the last tap would end the step
+        game.refresh_from_db()
+        spec = engine.legal_actions(load_state(game), seat)[0]
+        action: dict[str, Any] = {"type": moves.NIGHT}
+        if spec["form"] == "number":
+            action["number"] = spec["numbers"][0]
+        services.game_act(game=game, user=users[seat], action=action, turn=game.turn)
+        game.refresh_from_db()
+        before = _snapshot(game)
+        with pytest.raises(errors.IllegalMove) as refused:
+            services.game_act(
+                game=game, user=users[seat], action=action, turn=game.turn
+            )
+        assert refused.value.code == "already_acted"
+        assert refused.value.private
+        assert _snapshot(game) == before
+        with translation.override("en"):
+            said.add(str(refused.value))
+    assert load_state(game).sleep is step
+    assert said == {"You have already acted at this step."}
 
 
 def _snapshot(game: Game) -> tuple[int, int, int]:

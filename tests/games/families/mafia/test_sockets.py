@@ -11,6 +11,9 @@ import random
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext
 
 from games import engine, services
 from games.engine import oracle
@@ -123,6 +126,62 @@ async def test_a_refused_night_choice_is_said_on_the_card_only() -> None:
         await sync_to_async(game.refresh_from_db)()
         state = await sync_to_async(load_state)(game)
         assert table.nurse in state.tapped and table.demolisher not in state.tapped
+    finally:
+        await chooser.disconnect()
+        await sleeper.disconnect()
+
+
+async def test_a_second_tap_at_one_step_is_refused_alike_for_every_seat() -> None:
+    """A double click at a night step: the seat that has acted (the demolisher's
+    real choice, the nurse's tap) is told it has already acted, on its card only, in
+    the same words and the same frame for both, and nothing changes."""
+    from games.families.mafia.engine import Step
+    from tests.games.families.mafia.test_glance import _to_night_one
+
+    game, table = await sync_to_async(_to_night_one)({})
+    users = await sync_to_async(users_by_seat)(game)
+    state = await sync_to_async(load_state)(game)
+    assert state.sleep is Step.DEMOLISHER
+    chooser = await connect(users[table.demolisher], game.code)
+    sleeper = await connect(users[table.nurse], game.code)
+    try:
+        await chooser.receive_from(timeout=TIMEOUT)
+        await sleeper.receive_from(timeout=TIMEOUT)
+        fields = {
+            "action": "night",
+            "form": "seat",
+            "target": str(table.soldiers[0]),
+            "turn": str(game.turn),
+        }
+        with translation.override(settings.LANGUAGE_CODE):
+            already = gettext("You have already acted at this step.")
+        assert already != "You have already acted at this step."  # translated
+        refusals = []
+        for socket, other in ((chooser, sleeper), (sleeper, chooser)):
+            await socket.send_to(text_data=json.dumps(fields))
+            taken = await socket.receive_from(timeout=TIMEOUT)
+            assert "message error" not in taken
+            await other.receive_from(timeout=TIMEOUT)  # the same move, pushed
+            await sync_to_async(game.refresh_from_db)()
+            version = game.version
+            await socket.send_to(text_data=json.dumps(fields))  # the second tap
+            fresh = await socket.receive_from(timeout=TIMEOUT)
+            assert "message error" not in fresh  # the refusal comes after it
+            refused = await socket.receive_from(timeout=TIMEOUT)
+            assert already in refused
+            assert '<p id="card-error" class="message error" hx-swap-oob="true">' in (
+                refused
+            )
+            assert (
+                '<div id="table-error" class="" role="alert" hx-swap-oob="true">'
+                in refused
+            )
+            await sync_to_async(game.refresh_from_db)()
+            assert game.version == version
+            refusals.append(refused)
+        assert refusals[0] == refusals[1]
+        state = await sync_to_async(load_state)(game)
+        assert {table.demolisher, table.nurse} <= state.tapped
     finally:
         await chooser.disconnect()
         await sleeper.disconnect()
