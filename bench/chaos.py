@@ -61,7 +61,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from bench.live import (
     BASE_DIR,
-    GAMES,
+    FAMILIES,
     Database,
     _postgres_admin,
     free_port,
@@ -482,7 +482,9 @@ async def table_loop(
     tally: Tally,
     think: float,
 ) -> None:
-    ruleset, options = GAMES[index % len(GAMES)]
+    # The Resistance family's rulesets in turn (five programs a table).
+    deal = FAMILIES["resistance"].deal(index)
+    ruleset, options = deal.ruleset, deal.options
     host = programs[0]
     while not stop.is_set():
         _, created = await until_ok(
