@@ -288,13 +288,24 @@
 
   // Talk only where this seat may, and only while not muted (or while holding to talk):
   // a null track sends no packets at all.
+  // One replaceTrack at a time, and the state read again when it is done: a sender's
+  // track changes only once its replaceTrack resolves, so a mute clicked while the mic
+  // was still being put on found the old (null) track, changed nothing, and the mic
+  // went on after it, sending while muted.
   Peer.prototype.applyTrack = function () {
     if (!this.transceiver || this.closed) return;
+    if (this.replacing) return; // the running replaceTrack applies the state when done
     var talk = (rights[this.room] || {}).talk && mic && !micStopped && (!muted || holding);
     var track = talk ? mic : null;
-    if (this.transceiver.sender.track !== track) {
-      this.transceiver.sender.replaceTrack(track).catch(function () { /* closed meanwhile */ });
-    }
+    var self = this;
+    if (this.transceiver.sender.track === track) return;
+    this.replacing = true;
+    this.transceiver.sender.replaceTrack(track).then(function () {
+      self.replacing = false;
+      self.applyTrack();
+    }, function () {
+      self.replacing = false; // closed meanwhile: nothing to send on
+    });
   };
 
   // Play a peer only while this seat may hear the room and the peer may speak in it.
