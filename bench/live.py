@@ -103,7 +103,12 @@ Channels consumer (a frame in, one ``group_send`` to the sockets of its group, a
 many as the site's table has people,
 nothing else, on the same channel layer) served by the same daphne on other ports,
 driven by the same loop; it prints ``floor_p50_ms``, ``floor_p99_ms`` and
-``ratio_p50`` / ``ratio_p99`` (Podpolye over the floor). Both servers are up at once
+``ratio_p50`` / ``ratio_p99`` (Podpolye over the floor). With ``--act post`` the
+floor's move is a bare Django POST-and-page instead (Django's handler, the common
+middleware, a signed-cookie session and CSRF, a view that sends the version to the
+group and redirects, a page from a Django template about the size of a table
+page), and ``ratio_post_p50`` / ``ratio_post_p99`` compare the site's form POST and
+page with it. Both servers are up at once
 and the two tables take turns of ``--turns`` seconds (1 by default) over the same
 measured window, one move in flight between them: on a shared machine whose speed
 drifts from minute to minute, the floor measured after the site made a different
@@ -247,6 +252,25 @@ class _ServerStats:
         self._gc_started = 0.0
         # With --statements, per statement text: [count, thread CPU s, wall s].
         self.statements: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+        # When the last move came in, and per table and version, [when the move
+        # that made it came in, when the version's last push went out] (the
+        # server's own share of a serial move; perf_counter is the system's
+        # monotonic clock, the same in the bench's process).
+        self.moved = 0.0
+        self.spans: dict[str, list[float]] = {}
+
+    def move_in(self) -> None:
+        self.moved = time.perf_counter()
+
+    def push_out(self, table: str, version: int | None) -> None:
+        if version is None or not self.moved:
+            return
+        now = time.perf_counter()
+        with self.lock:
+            span = self.spans.setdefault(f"{table}:{version}", [self.moved, now])
+            span[1] = now
+            if len(self.spans) > SPANS_KEPT:
+                del self.spans[next(iter(self.spans))]
 
     def timed(self, sql: str, cpu: float, wall: float) -> None:
         with self.lock:
@@ -283,12 +307,14 @@ class _ServerStats:
                 "unattributed": self.unattributed,
                 "gc": {str(k): v for k, v in self.gc.items()},
                 "statements": dict(self.statements),
+                "spans": list(self.spans.values()),
             }
         temporary = path.with_suffix(".tmp")
         temporary.write_text(json.dumps(data))
         temporary.replace(path)
 
 
+SPANS_KEPT = 20_000
 _stats = _ServerStats()
 _app: Any = None
 
@@ -390,6 +416,10 @@ async def _serve_http(
     if scope["method"] == "GET" and _PAGE.search(path):
         kind = "http_page"  # a table page: a no-JS browser's answer to its move
     version: list[int | None] = [None]
+    if acting:
+        _stats.move_in()
+    elif scope["method"] == "POST":
+        _stats.moved = 0.0  # a change that is no move (a table opened, a seat taken)
 
     async def sending(message: dict[str, Any]) -> None:
         if acting and message["type"] == "http.response.body" and version[0] is None:
@@ -406,6 +436,12 @@ async def _serve_socket(
     app: Any, scope: dict[str, Any], receive: Any, send: Any, counter: list[int]
 ) -> None:
     first = [True]
+
+    async def receiving() -> dict[str, Any]:
+        message = await receive()
+        if message["type"] == "websocket.receive":
+            _stats.move_in()  # a move (a serial run's seats send nothing else)
+        return message
 
     async def sending(message: dict[str, Any]) -> None:
         if message["type"] == "websocket.send":
@@ -424,13 +460,16 @@ async def _serve_socket(
                 kind = "ws_push"  # the HTML socket: the live area, or its changes
             else:
                 kind = "ws_other"
-            _stats.add(kind, counter[0], _version_of(text))
+            version = _version_of(text)
+            _stats.add(kind, counter[0], version)
+            if kind == "ws_push":
+                _stats.push_out(scope["path"], version)
             counter[0] = 0
             first[0] = False
         await send(message)
 
     try:
-        await app(scope, receive, sending)
+        await app(scope, receiving, sending)
     finally:
         _stats.add("ws_close", counter[0])
 
@@ -464,7 +503,19 @@ def _floor_app() -> Any:
         }
     if not settings.configured:
         settings.configure(
-            DEBUG=False, ALLOWED_HOSTS=["*"], CHANNEL_LAYERS={"default": layer}
+            DEBUG=False,
+            ALLOWED_HOSTS=["*"],
+            CHANNEL_LAYERS={"default": layer},
+            SECRET_KEY="floor-" + "x" * 50,
+            ROOT_URLCONF=__name__,
+            SESSION_ENGINE="django.contrib.sessions.backends.signed_cookies",
+            MIDDLEWARE=[
+                "django.middleware.security.SecurityMiddleware",
+                "django.contrib.sessions.middleware.SessionMiddleware",
+                "django.middleware.common.CommonMiddleware",
+                "django.middleware.csrf.CsrfViewMiddleware",
+                "django.middleware.clickjacking.XFrameOptionsMiddleware",
+            ],
         )
     import django
 
@@ -499,39 +550,62 @@ def _floor_app() -> Any:
     return _floor
 
 
-_FLOOR_PAGE = b"<!doctype html><title>floor</title>" + b"<p>x</p>" * 800
-"""The floor's page after a POST: about the size of a table page."""
+_FLOOR_TEMPLATE = (
+    "<!doctype html><title>floor</title>"
+    '<form method="post">{% csrf_token %}<input name="version" value="{{ version }}">'
+    "</form>" + "<p>x</p>" * 1400
+)
+"""The floor's page after a POST: a Django template of about a table page's size
+(11 KB), its text fixed: the least a page drawn by a template costs."""
+
+urlpatterns: list[Any] = []
+"""The floor's Django URLs (``ROOT_URLCONF`` of the floor process), made with its
+application."""
+
+_floor_django: Any = None
 
 
-async def _floor_post(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    """A bare form POST (``--act post``): the body read, one ``group_send`` of the
-    version it carries, and a redirect to a page, as the site answers a form."""
-    from urllib.parse import parse_qs
-
-    body = b""
-    while True:
-        message = await receive()
-        body += message.get("body", b"")
-        if not message.get("more_body"):
-            break
-    fields = parse_qs(body.decode())
-    version = int(fields.get("version", ["0"])[0])
-    group = "floor-" + scope["path"].strip("/").split("/")[-1]
-    _floor_app()  # Django and the channel layer, once
+def _floor_views() -> Any:
+    """A bare Django POST-and-page (``--act post``), what the issue's form-POST figure
+    is measured against: Django's request handling with the common middleware, a
+    session and CSRF, a view that reads the form and sends its version to the
+    table's group, a redirect, and a page drawn from a Django template. No database,
+    no users, no game."""
+    global _floor_django
+    if _floor_django is not None:
+        return _floor_django
+    _floor_app()  # Django and the channel layer
+    from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
+    from django.core.handlers.asgi import ASGIHandler
+    from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+    from django.template import Context, Engine, RequestContext
+    from django.urls import path
+    from django.views.decorators.csrf import csrf_exempt
 
-    layer = get_channel_layer()
-    await layer.group_send(
-        group, {"type": "floor.push", "text": json.dumps({"version": version})}
-    )
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 302,
-            "headers": [(b"location", b"/floor/page/")],
-        }
-    )
-    await send({"type": "http.response.body", "body": b""})
+    template = Engine().from_string(_FLOOR_TEMPLATE)
+
+    @csrf_exempt  # the floor's seats carry no token; the middleware still runs
+    def post(request: HttpRequest, group: str) -> HttpResponse:
+        version = int(request.POST.get("version", "0"))
+        request.session["version"] = version
+        async_to_sync(get_channel_layer().group_send)(
+            f"floor-{group}",
+            {"type": "floor.push", "text": json.dumps({"version": version})},
+        )
+        return HttpResponseRedirect("/floor/page/")
+
+    def page(request: HttpRequest) -> HttpResponse:
+        version = request.session.get("version", 0)
+        context: Context = RequestContext(request, {"version": version})
+        return HttpResponse(template.render(context))
+
+    urlpatterns[:] = [
+        path("floor/post/<str:group>/", post),
+        path("floor/page/", page),
+    ]
+    _floor_django = ASGIHandler()
+    return _floor_django
 
 
 async def floor_application(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -539,14 +613,11 @@ async def floor_application(scope: dict[str, Any], receive: Any, send: Any) -> N
     bare form POST (``/floor/post/<group>/``) and page, and a 200 to any other HTTP
     request (the bench's readiness probe)."""
     if scope["type"] == "http":
-        if scope["method"] == "POST" and scope["path"].startswith("/floor/post/"):
-            await _floor_post(scope, receive, send)
+        if scope["path"].startswith("/floor/"):
+            await _floor_views()(scope, receive, send)
             return
-        page = scope["path"] == "/floor/page/"
         await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send(
-            {"type": "http.response.body", "body": _FLOOR_PAGE if page else b"ok"}
-        )
+        await send({"type": "http.response.body", "body": b"ok"})
         return
     if scope["type"] == "lifespan":
         return
@@ -694,6 +765,7 @@ def server_totals(folder: Path) -> dict[str, Any]:
     buckets: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     collector: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     statements: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+    spans: list[list[float]] = []
     for path in folder.glob("stats-*.json"):
         with contextlib.suppress(ValueError, OSError):
             data = json.loads(path.read_text())
@@ -711,11 +783,13 @@ def server_totals(folder: Path) -> dict[str, Any]:
             for sql, numbers in data.get("statements", {}).items():
                 for index, number in enumerate(numbers):
                     statements[sql][index] += number
+            spans += data.get("spans", [])
     return {
         "kinds": kinds,
         "buckets": buckets,
         "gc": collector,
         "statements": statements,
+        "spans": spans,
     }
 
 
@@ -1916,6 +1990,11 @@ async def run(
         profile_report(Path(args.profile))
     if before is not None and after_window is not None:
         measure_queries(measure, before, after_window)
+        measure.server_ms = [  # type: ignore[attr-defined]
+            1000 * (last - came)
+            for came, last in after_window["spans"]
+            if measure.window[0] <= came < measure.window[1]
+        ]
     return measure
 
 
@@ -2113,6 +2192,13 @@ def report(
     p99 = percentile(latencies_ms, 0.99)
     print(f"push_p50_ms: {p50:.1f}")
     print(f"push_p99_ms: {p99:.1f}")
+    server_ms = getattr(measure, "server_ms", [])
+    if args.serial and server_ms:
+        # Inside the server: from the move coming in to its last push going out.
+        print(
+            f"server_p50_ms: {percentile(server_ms, 0.5):.1f} "
+            f"server_p99_ms: {percentile(server_ms, 0.99):.1f}"
+        )
     queries = move_queries / applied if applied else float("nan")
     print(f"queries_per_action: {queries:.1f}")
     cpu_ms, per_push = _per_move(measure, "")

@@ -48,12 +48,31 @@ def bdi(value: Any) -> Any:
     return format_html("<bdi>{}</bdi>", value)
 
 
+# A region's drawing hands its template the active language's translation object as
+# ``catalogue`` (``games.kit.regions.draw``): each sentence is looked up in it
+# directly, rather than finding the active language anew. Without it (any other
+# template), Django's functions find the language.
+@jinja2.pass_context
+def _gettext(context: Any, message: str) -> str:
+    found = context.get("catalogue")
+    return found.gettext(message) if found is not None else gettext(message)
+
+
+@jinja2.pass_context
+def _ngettext(context: Any, singular: str, plural: str, number: int) -> str:
+    found = context.get("catalogue")
+    if found is None:
+        return ngettext(singular, plural, number)
+    return found.ngettext(singular, plural, number)
+
+
 # The language's digits and a countdown depend on the request, not the template:
 # taking the context keeps Jinja from working them out once when it compiles a
 # constant (``{{ 5|digits }}``).
 @jinja2.pass_context
 def digits(context: Any, value: Any) -> Any:
-    return localize(value)
+    found = context.get("catalogue")
+    return localize(value, found.language() if found is not None else None)
 
 
 @jinja2.pass_context
@@ -74,7 +93,7 @@ def environment(**options: Any) -> jinja2.Environment:
     options.pop("autoescape", None)
     options["undefined"] = jinja2.ChainableUndefined
     env = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"], **options)
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(
         url=url, static=static, comma=list_separator, chat_line=chat_line
     )

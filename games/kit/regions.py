@@ -23,6 +23,7 @@ from typing import Any
 from django.template import engines
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import trans_real
 
 ALWAYS = ("ruleset", "players")
 """View keys every slice holds: they never change during a game."""
@@ -265,6 +266,7 @@ def draw(
         "names": names,
         "readonly": inputs.readonly,
         "csrf_token": CSRF_PLACEHOLDER,
+        "catalogue": catalogue(),
         **(extra or {}),
     }
     html = engines["jinja2"].get_template(region.template).render(context)
@@ -311,6 +313,13 @@ def compact(html: str) -> str:
 
 def language() -> str:
     return translation.get_language() or ""
+
+
+def catalogue() -> Any:
+    """The active language's translation object (``config.jinja``'s sentences are
+    looked up in it), or None when no language is active."""
+    code = translation.get_language()
+    return trans_real.translation(code) if code else None
 
 
 def draw_regions(

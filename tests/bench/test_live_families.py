@@ -109,3 +109,36 @@ def test_a_form_is_filled_in_as_a_person_would() -> None:
         assert fields["action"] == "warn"
         assert fields["target"] in ("3", "7")  # never the empty prompt
         assert fields["seat"] == "2"  # never a disabled choice
+
+
+def test_a_form_post_is_measured_against_a_bare_django_post_and_page(
+    tmp_path: Path,
+) -> None:
+    """``--act post``: the site's form POST and page against the floor's bare Django
+    POST-and-page (its view, session, CSRF middleware and template all answer)."""
+    stdout = run_bench(
+        "bench.live",
+        [
+            "--seats",
+            "browser",
+            "--act",
+            "post",
+            "--serial",
+            "--turns",
+            "0",
+            "--stop-after",
+            str(MOVES),
+            "--warmup",
+            "0",
+            "--seconds",
+            "300",
+        ],
+        bench_env(tmp_path),
+    )
+    found = re.search(
+        r"^floor_post_and_page_p50_ms: ([\d.]+) .*\nratio_post_p50: ([\d.]+)",
+        stdout,
+        re.MULTILINE,
+    )
+    assert found is not None, stdout[-3000:]
+    assert float(found.group(1)) > 0 and float(found.group(2)) > 0
