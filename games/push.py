@@ -119,10 +119,10 @@ def _on_commit(
 ) -> None:
     """After the commit, ``message`` with the change's number to the table's group
     (and, with ``lobby``, a refresh to the lobby's)."""
-    message = {**message, "change": change}
+    numbered = {**message, "change": change}
 
     def send() -> None:
-        _send(table_group(game_id), message)
+        _send(table_group(game_id), numbered)
         if lobby:
             _send(LOBBY_GROUP, {"type": "lobby.changed"})
 

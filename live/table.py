@@ -141,8 +141,8 @@ class Table:
         return self._with(private=tuple(sorted(lines.items())))
 
     def _with(self, **changes: Any) -> Table:
-        """This table with ``changes`` (never to its state): the views carried over,
-        not what its parts shared (``shared``: those may read what changed)."""
+        """This table with ``changes``, which never include its state: its views
+        are carried over, not what its parts shared (those may read what changed)."""
         return dataclasses.replace(
             self, _views=dict(self._views), _memo=dict(self._memo), shared={}, **changes
         )
