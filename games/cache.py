@@ -42,6 +42,3 @@ class LRU(Generic[K, V]):
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
-
-    def __len__(self) -> int:
-        return len(self._entries)

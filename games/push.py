@@ -5,7 +5,7 @@ counted in the table's row (``Game.change_id``, in the change's own transaction)
 a group message names the table's new version and that number and nothing else: no
 view, no role, no vote. A socket that knows the number before it takes the message's
 hint; one that sees a gap (a message lost) or learns a newer number by looking
-(``games.rooms``: a change made by a process its layer cannot reach) reads the table
+(``live.room``: a change made by a process its layer cannot reach) reads the table
 afresh. Each connected seat's consumer then renders its own view (Zulip's
 send_event_on_commit; boardgame.io's playerView). A secret never travels through a
 group that two seats share.
@@ -90,62 +90,40 @@ def table_changed_on_commit(
     the caller's save of the row already carries the change's number."""
     if not written:
         count_change(game)
-    game_id, version, status = game.pk, game.version, game.status
-    change = int(game.change_id)
-
-    def send() -> None:
-        _send(
-            table_group(game_id),
-            {
-                "type": "table.changed",
-                "version": version,
-                "status": status,
-                "change": change,
-            },
-        )
-        if lobby:
-            _send(LOBBY_GROUP, {"type": "lobby.changed"})
-
-    transaction.on_commit(send)
+    message = {"type": "table.changed", "version": game.version}
+    _on_commit(game.pk, message, int(game.change_id), lobby=lobby)
 
 
 def access_changed_on_commit(game: Game) -> None:
     """Tell the table's sockets to check again who may still reach it (an app that
     restricts tables, such as a club removing a member, calls this)."""
-    game_id, change = game.pk, count_change(game)
-
-    def send() -> None:
-        _send(table_group(game_id), {"type": "access.changed", "change": change})
-
-    transaction.on_commit(send)
+    _on_commit(game.pk, {"type": "access.changed"}, count_change(game))
 
 
 def chat_posted_on_commit(game: Game, message: ChatMessage) -> None:
     """A chat line to push; its change was counted (:func:`count_change`) before the
     line was written, so that a table's lines commit in the order of their ids."""
-    game_id, message_id, channel = game.pk, message.pk, message.channel
-    change = int(game.change_id)
-
-    def send() -> None:
-        _send(
-            table_group(game_id),
-            {
-                "type": "chat.posted",
-                "message_id": message_id,
-                "channel": channel,
-                "change": change,
-            },
-        )
-
-    transaction.on_commit(send)
+    line = {"type": "chat.posted", "message_id": message.pk}
+    _on_commit(game.pk, line, int(game.change_id))
 
 
 def presence_changed_on_commit(game_id: int) -> None:
     """Someone at the table left or came back (``games.presence``): each socket
     reads who is away now. The message itself names no one."""
     change = count_change(Game(pk=game_id))
+    _on_commit(game_id, {"type": "presence.changed"}, change)
+
+
+def _on_commit(
+    game_id: int, message: dict[str, object], change: int, *, lobby: bool = False
+) -> None:
+    """After the commit, ``message`` with the change's number to the table's group
+    (and, with ``lobby``, a refresh to the lobby's)."""
+    numbered = {**message, "change": change}
 
     def send() -> None:
-        _send(table_group(game_id), {"type": "presence.changed", "change": change})
+        _send(table_group(game_id), numbered)
+        if lobby:
+            _send(LOBBY_GROUP, {"type": "lobby.changed"})
 
     transaction.on_commit(send)

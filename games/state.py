@@ -39,10 +39,7 @@ def action_log(
         actions = actions.filter(number__gt=after)
     if upto is not None:
         actions = actions.filter(number__lte=upto)
-    return [
-        (position, payload)
-        for position, payload in actions.values_list("position", "payload")
-    ]
+    return list(actions.values_list("position", "payload"))
 
 
 def load_state(game: Game, *, known: tuple[int, Any] | None = None) -> Any:

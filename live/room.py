@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
@@ -41,7 +42,6 @@ from live.table import Table
 
 log = logging.getLogger(__name__)
 
-DEFAULT_WATCH_SECONDS = 0.5
 CLOSE_NO_SUCH_TABLE = 4404
 
 
@@ -62,7 +62,7 @@ class Room:
     def __init__(self, game_id: int, code: str) -> None:
         self.game_id = game_id
         self.code = code
-        self.screens: set[Any] = set()
+        self.screens: set[Screen] = set()
         self.table: Table | None = None
         self.change_id = 0
         self.chat_seen = 0
@@ -124,7 +124,7 @@ class Room:
                 self.change_id = change
             kind = message.get("type")
             if kind == "table.changed":
-                await self._table_changed(message)
+                await self._table_changed(message.get("version"))
             elif kind == "chat.posted":
                 await self._chat_posted(message["message_id"])
             elif kind == "presence.changed":
@@ -132,10 +132,10 @@ class Room:
             elif kind == "access.changed":
                 await self._access_changed()
 
-    async def _table_changed(self, message: dict[str, Any]) -> None:
+    async def _table_changed(self, version: Any) -> None:
         known = self.table
-        version = message.get("version")
         committed = self.committed
+        table = None
         if (
             known is not None
             and known.started
@@ -143,8 +143,6 @@ class Room:
             and committed[0] == version
         ):
             table = tables.after_move(known, committed[1], committed[2])
-        else:
-            table = None
         if table is None:
             table = await database_sync_to_async(tables.read)(
                 self.game_id, self.code, known
@@ -161,23 +159,21 @@ class Room:
         await self._send_line(self.table, message)
 
     async def _send_line(self, table: Table, message: ChatMessage) -> None:
-        for screen in list(self.screens):
-            frame = screen.chat_frame(table, message)
-            if frame is not None:
-                await _send(screen, frame)
+        await self._to_each(lambda screen: screen.chat_frame(table, message))
 
     async def _presence_changed(self) -> None:
-        if self.table is None:
+        before = self.table
+        if before is None:
             return
-        table = await database_sync_to_async(tables.with_away)(self.table)
-        unchanged = table.away == self.table.away
+        table = await database_sync_to_async(tables.with_away)(before)
         self.table = table
-        if unchanged:
-            return  # a socket came and went, and nobody is away who was not before
-        for screen in list(self.screens):
-            frame = screen.presence_frame(table, table.away)
-            if frame is not None:
-                await _send(screen, frame)
+        await self._show_away(before, table)
+
+    async def _show_away(self, before: Table, table: Table) -> None:
+        """Who is away now, unless nobody is who was not before (a socket came and
+        went, say)."""
+        if table.away != before.away:
+            await self._to_each(lambda screen: screen.presence_frame(table, table.away))
 
     async def _access_changed(self) -> None:
         for screen in list(self.screens):
@@ -191,10 +187,13 @@ class Room:
             await self._gone()
             return
         self.table = table
+        await self._to_each(lambda screen: screen.table_frame(table, self))
+
+    async def _to_each(self, frame_of: Callable[[Screen], str | None]) -> None:
+        """Each screen's own frame, made by ``frame_of`` from its own viewer's view
+        (None: nothing for that screen): no screen's frame goes to another."""
         for screen in list(self.screens):
-            frame = screen.table_frame(table, self)
-            if frame is not None:
-                await _send(screen, frame)
+            await _send(screen, frame_of(screen))
 
     async def _gone(self) -> None:
         self.table = None
@@ -218,36 +217,28 @@ class Room:
         if found is None:
             await self._gone()
             return False
-        table, change, lines, last_line = found
+        table, lines, last_line = found
         before = self.table
-        first = before is None
-        self.change_id = max(self.change_id, change)
+        self.change_id = max(self.change_id, table.game.change_id)
         self.table = table
         self.chat_seen = max(self.chat_seen, last_line)
-        if first:
-            return True
+        if before is None:
+            return True  # the room's first read: its screens are greeted
         await self._show(table)
         for line in lines:
             await self._send_line(table, line)
-        if before is not None and before.away == table.away:
-            return True  # nobody left or came back meanwhile
-        for screen in list(self.screens):
-            frame = screen.presence_frame(table, table.away)
-            if frame is not None:
-                await _send(screen, frame)
+        await self._show_away(before, table)
         return True
 
     # --- a screen's own requests ---------------------------------------------------
 
-    async def greet(self, screen: Any) -> None:
+    async def greet(self, screen: Screen) -> None:
         """A screen's first frame: the table as this room holds it."""
         async with self.lock:
             if self.table is None:
                 await screen.close(code=CLOSE_NO_SUCH_TABLE)
                 return
-            frame = screen.table_frame(self.table, self)
-            if frame is not None:
-                await _send(screen, frame)
+            await _send(screen, screen.table_frame(self.table, self))
 
     def known(self) -> services.Known | None:
         """The table as this room last knew it committed, for a move to be tried
@@ -266,7 +257,9 @@ class Room:
         )
 
 
-async def _send(screen: Any, frame: str) -> None:
+async def _send(screen: Screen, frame: str | None) -> None:
+    if frame is None:
+        return  # nothing for this screen
     try:
         await screen.deliver(frame)
     except Exception:  # a screen closing meanwhile: its disconnect follows
@@ -283,18 +276,12 @@ def _chat_line(game_id: int, message_id: int) -> ChatMessage | None:
 
 def _read_afresh(
     game_id: int, code: str, known: Table | None, chat_seen: int
-) -> tuple[Table, int, list[ChatMessage], int] | None:
-    """The table, its change number, the chat lines after ``chat_seen`` (none on a
-    first read: a screen's page shows those) and the last line's id, read together
-    (the change number first: what follows shows it or a newer one)."""
-    change = (
-        Game.objects.filter(pk=game_id, code=code)
-        .values_list("change_id", flat=True)
-        .first()
-    )
-    if change is None:
-        return None
-    table = tables.again(known) if known is not None else tables.read(game_id, code)
+) -> tuple[Table, list[ChatMessage], int] | None:
+    """The table, the chat lines after ``chat_seen`` (none on a first read: a
+    screen's page shows those) and the last line's id, read together. The table's
+    row is read first, with its change number: what follows shows that change or a
+    newer one."""
+    table = tables.read(game_id, code, known, fresh=True)
     if table is None:
         return None
     lines: list[ChatMessage] = []
@@ -310,7 +297,7 @@ def _read_afresh(
         .values_list("pk", flat=True)
         .first()
     )
-    return table, int(change), lines, int(last or 0)
+    return table, lines, int(last or 0)
 
 
 # --- this process's rooms -----------------------------------------------------
@@ -320,7 +307,7 @@ _opening: dict[int, asyncio.Future[Room | None]] = {}
 _watch: asyncio.Task[None] | None = None
 
 
-async def enter(screen: Any, game_id: int, code: str) -> Room | None:
+async def enter(screen: Screen, game_id: int, code: str) -> Room | None:
     """The table's room, made for its first screen here; the screen joins it and
     gets its first frame. None when the table is gone."""
     room = _rooms.get(game_id)
@@ -350,19 +337,18 @@ async def enter(screen: Any, game_id: int, code: str) -> Room | None:
         if room is None:
             return None
     else:
-        # Someone may have changed the table without this room hearing of it yet.
-        change = await database_sync_to_async(_change_of)(game_id)
-        if change is None:
+        # Someone may have changed the table without this room hearing of it yet
+        # (or removed it: the room then closes every screen it has).
+        numbers = await database_sync_to_async(_change_numbers)([game_id])
+        if not await room.catch_up(numbers.get(game_id)):
             return None
-        if change > room.change_id:
-            await room.catch_up(change)
     room.screens.add(screen)
     _start_watching()
     await room.greet(screen)
     return room
 
 
-async def leave(screen: Any, room: Room) -> None:
+async def leave(screen: Screen, room: Room) -> None:
     room.screens.discard(screen)
     if not room.screens and _rooms.get(room.game_id) is room:
         del _rooms[room.game_id]
@@ -373,20 +359,12 @@ def room_of(game_id: int) -> Room | None:
     return _rooms.get(game_id)
 
 
-def _change_of(game_id: int) -> int | None:
-    return Game.objects.filter(pk=game_id).values_list("change_id", flat=True).first()
-
-
 def committed(game: Game, state: Any) -> None:
     """A move committed in this process (``games.hooks.commit_hooks``, called in
     the thread that made it): its table's room here takes the new row and state."""
     room = _rooms.get(game.pk)
     if room is not None:
         room.committed = (game.version, game, state)
-
-
-def watch_seconds() -> float:
-    return float(getattr(settings, "LIVE_WATCH_SECONDS", DEFAULT_WATCH_SECONDS))
 
 
 def _start_watching() -> None:
@@ -398,11 +376,12 @@ def _start_watching() -> None:
 
 async def _watching() -> None:
     while _rooms:
-        await asyncio.sleep(watch_seconds())
+        await asyncio.sleep(settings.LIVE_WATCH_SECONDS)
         await watch_once()
 
 
 def _change_numbers(game_ids: list[int]) -> dict[int, int]:
+    """The change number of each of these tables that still exists."""
     return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "change_id"))
 
 
@@ -424,17 +403,16 @@ async def watch_once() -> None:
         current = numbers.get(room.game_id)
         if current is None or current > room.change_id:
             behind.append(room.catch_up(current))
-    if behind:
-        for failed in await asyncio.gather(*behind, return_exceptions=True):
-            if isinstance(failed, Exception):
-                log.error("a room could not catch up", exc_info=failed)
+    for failed in await asyncio.gather(*behind, return_exceptions=True):
+        if isinstance(failed, Exception):
+            log.error("a room could not catch up", exc_info=failed)
 
 
 def forget_all() -> None:
     """Tests call this between runs: each test's event loop is its own."""
     global _watch
     for room in _rooms.values():
-        if room._listener is not None and not room._listener.done():
+        if room._listener is not None:
             room._listener.cancel()
     _rooms.clear()
     _opening.clear()

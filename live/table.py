@@ -7,6 +7,7 @@ changed afterwards. A room (``live.room``) keeps the last one of its table."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -77,15 +78,12 @@ class Table:
         if user is None or not user.is_authenticated:
             return Viewer(user_id=None)
         user_id = user.pk
-        game = self.game
-        seated = user_id in self._positions
         return Viewer(
             user_id=user_id,
             position=self._positions.get(user_id),
-            moderating=not seated
-            and game.moderator_id is not None
-            and game.moderator_id == user_id,
-            is_host=game.host_id == user_id,
+            moderating=user_id not in self._positions
+            and self.game.moderator_id == user_id,
+            is_host=self.game.host_id == user_id,
         )
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
@@ -142,38 +140,33 @@ class Table:
         lines[message.channel] = kept[-CHAT_KEPT:]
         return self._with(private=tuple(sorted(lines.items())))
 
-    def with_away(self, away: tuple[Away, ...]) -> Table:
-        return self._with(away=away)
-
     def _with(self, **changes: Any) -> Table:
-        values = {
-            "game": self.game,
-            "players": self.players,
-            "state": self.state,
-            "away": self.away,
-            "private": self.private,
-            "countdown": self.countdown,
-            **changes,
-        }
-        made = Table(**values)
-        if made.state is self.state:
-            made._views.update(self._views)
-            made._memo.update(self._memo)
-        return made
+        """This table with ``changes``, which never include its state: its views
+        are carried over, not what its parts shared (those may read what changed)."""
+        return dataclasses.replace(
+            self, _views=dict(self._views), _memo=dict(self._memo), shared={}, **changes
+        )
 
 
 CHAT_KEPT = 100
 
 
 def read(
-    game_id: int, code: str, known: Table | None = None, *, row: Game | None = None
+    game_id: int,
+    code: str,
+    known: Table | None = None,
+    *,
+    row: Game | None = None,
+    fresh: bool = False,
 ) -> Table | None:
     """The table as the database holds it now (None: gone), or as ``row`` (a row
     just written or read) has it: the engine state at that row's version, whatever
     moves came since. What ``known`` holds that cannot have changed is taken from
     it: the players once the game has started, the engine state of an earlier
-    version (only the moves since are applied), the private lines and who is away
-    (those change by their own messages, and :func:`read_all` reads them)."""
+    version (only the moves since are applied), and, unless ``fresh`` (a
+    catch-up), the private lines, who is away and a running countdown's end (those
+    change by their own messages). Without ``known``, or ``fresh``, those are read
+    too."""
     game = row
     if game is None:
         game = (
@@ -188,53 +181,12 @@ def read(
         players = known.players
     else:
         players = tuple(players_of(game))
-    state = None
-    if started:
-        state = load_state(game, known=_known_state(known, game))
-    if known is None:
-        return read_all(game, players, state)
-    table = Table(
-        game=game,
-        players=players,
-        state=state,
-        away=known.away if game.status == Game.Status.PLAYING else (),
-        private=known.private,
-    )
-    return _with_countdown(table, known) or table
-
-
-def read_all(
-    game: Game, players: tuple[Player, ...] | None = None, state: Any = None
-) -> Table:
-    """Everything of the table, read afresh (a first read, or a catch-up)."""
-    if players is None:
-        players = tuple(players_of(game))
-    if state is None and game.status != Game.Status.OPEN and game.seed is not None:
-        state = load_state(game)
-    table = Table(
-        game=game,
-        players=players,
-        state=state,
-        away=presence.read(game.pk) if game.status == Game.Status.PLAYING else (),
-        private=_private(game),
-    )
+    state = load_state(game, known=_known_state(known, game)) if started else None
+    if known is not None and not fresh:
+        table = _carried(game, players, state, known)
+        return _with_countdown(table, known) or table
+    table = Table(game, players, state, away=_away(game), private=_private(game))
     return _with_countdown(table, None) or table
-
-
-def again(table: Table) -> Table | None:
-    """``table`` read afresh, whatever it holds (a catch-up)."""
-    game = (
-        Game.objects.select_related("host", "moderator", "next_game")
-        .filter(pk=table.game.pk, code=table.game.code)
-        .first()
-    )
-    if game is None:
-        return None
-    state = None
-    if game.status != Game.Status.OPEN and game.seed is not None:
-        state = load_state(game, known=_known_state(table, game))
-    players = table.players if table.started and state is not None else None
-    return read_all(game, players, state)
 
 
 def after_move(known: Table, game: Game, state: Any) -> Table | None:
@@ -248,20 +200,27 @@ def after_move(known: Table, game: Game, state: Any) -> Table | None:
     row.moderator = known.game.moderator
     if game.status == Game.Status.PLAYING:
         row.next_game = None
-    table = Table(
-        game=row,
-        players=known.players,
-        state=state,
-        away=known.away if game.status == Game.Status.PLAYING else (),
-        private=known.private,
+    return _with_countdown(
+        _carried(row, known.players, state, known), known, read=False
     )
-    return _with_countdown(table, known, read=False)
 
 
 def with_away(table: Table) -> Table:
-    return table.with_away(
-        presence.read(table.game.pk) if table.game.status == Game.Status.PLAYING else ()
-    )
+    """``table`` with who is away read afresh."""
+    return table._with(away=_away(table.game))
+
+
+def _carried(
+    game: Game, players: tuple[Player, ...], state: Any, known: Table
+) -> Table:
+    """A table of ``game`` with who is away and the private lines ``known`` holds."""
+    away = known.away if game.status == Game.Status.PLAYING else ()
+    return Table(game, players, state, away=away, private=known.private)
+
+
+def _away(game: Game) -> tuple[Away, ...]:
+    """Who is away: nobody unless the game is being played."""
+    return presence.read(game.pk) if game.status == Game.Status.PLAYING else ()
 
 
 def _known_state(known: Table | None, game: Game) -> tuple[int, Any] | None:
@@ -282,31 +241,33 @@ def _private(game: Game) -> PrivateLines:
     )
 
 
+def _countdown(table: Table) -> tuple[int, int] | None:
+    """The step that started the countdown ``table``'s family shows, and its length
+    (None: none runs)."""
+    view = table.public_view
+    if view is None or table.game.status != Game.Status.PLAYING:
+        return None
+    return family_of(table.game.ruleset).live.countdown(view)
+
+
 def _with_countdown(
     table: Table, known: Table | None, *, read: bool = True
 ) -> Table | None:
     """The table with the end of the countdown its family shows, if one runs: the
     move that started it plus its length (the log's time of that move, read once;
     with ``read`` False, None where it would have to be read)."""
-    view = table.public_view
-    game = table.game
-    if view is None or game.status != Game.Status.PLAYING:
-        return table
-    found = family_of(game.ruleset).live.countdown(view)
+    found = _countdown(table)
     if found is None:
         return table
     step, seconds = found
-    started = None
     if known is not None and known.countdown is not None:
-        known_view = known.public_view
-        if known_view is not None:
-            known_found = family_of(game.ruleset).live.countdown(known_view)
-            if known_found is not None and known_found[0] == step:
-                return table._with(countdown=known.countdown)
+        was = _countdown(known)
+        if was is not None and was[0] == step:
+            return table._with(countdown=known.countdown)
     if not read:
         return None
     started = (
-        GameAction.objects.filter(game=game, number=step + 1)
+        GameAction.objects.filter(game=table.game, number=step + 1)
         .values_list("created_at", flat=True)
         .first()
     )
