@@ -16,26 +16,8 @@ from typing import Any
 from django.db.models import Q
 
 from clubs.models import ClubTable, Membership
-from games.cache import LRU
 from games.hooks import Access
 from games.models import Game
-
-_OUTSIDE: LRU[tuple[int, str], bool] = LRU(4096)
-"""Started games this process found in no club (by id and table code)."""
-
-
-def outside_clubs(game: Game) -> bool:
-    """Whether ``game`` is known to be no club's table, without a query. A club's
-    table is made in the very transaction that makes its game (``clubs.services``),
-    never later: a game found in no club once it has started stays outside."""
-    return _OUTSIDE.get((game.pk, game.code)) is not None
-
-
-def found_outside(game: Game) -> None:
-    """A query just found ``game`` in no club: remembered once it has started (an
-    open game may still be in the transaction that makes its club's row)."""
-    if game.status != Game.Status.OPEN:
-        _OUTSIDE.put((game.pk, game.code), True)
 
 
 def user_id_of(user: Any) -> int | None:
@@ -53,15 +35,12 @@ def is_member(club_id: int, user: Any) -> bool:
 
 def table_rule(game: Game, user: Any) -> Access | None:
     """The club's say on one table: no opinion for a table outside any club."""
-    if outside_clubs(game):
-        return None
     table = (
         ClubTable.objects.filter(game_id=game.pk)
         .values("club_id", "club__is_private", "is_members_only")
         .first()
     )
     if table is None:
-        found_outside(game)
         return None
     if is_member(table["club_id"], user):
         return None

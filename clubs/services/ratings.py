@@ -22,7 +22,6 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet
 
-from clubs import access
 from clubs.families import family_of_ruleset
 from clubs.models import (
     ClubTable,
@@ -51,17 +50,14 @@ def game_finished(game: Game) -> None:
     """``games.hooks.finish_hooks``: inside the transaction that ends ``game``. A
     season's table now counts for its season: its result goes into the standings
     and the ratings. A game played with bots never does."""
-    if game.with_bots or access.outside_clubs(game):
+    if game.with_bots:
         return
     table = (
         ClubTable.objects.filter(game_id=game.pk)
         .values("season_id", "voided_at")
         .first()
     )
-    if table is None:
-        access.found_outside(game)
-        return
-    if table["season_id"] is None or table["voided_at"] is not None:
+    if table is None or table["season_id"] is None or table["voided_at"] is not None:
         return
     with transaction.atomic():
         # The table's row first, then the family's ledger: the order a void takes.
