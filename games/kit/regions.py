@@ -237,15 +237,94 @@ class Drawing:
 
 def changed_rows(shown: Drawing, drawn: Drawing) -> list[str] | None:
     """What a screen that shows ``shown`` is sent to show ``drawn``: the rows that
-    changed, each marked to be swapped in by its id, when the rest of the region
-    is the same (no row came or went); None: the whole region."""
-    if not drawn.rows or shown.frame != drawn.frame:
+    changed, each marked to be swapped in by its id, and the rows that came, each
+    put next to a row the screen has (:func:`_added`), when the rest of the region
+    is the same and no row went; None: the whole region."""
+    if not drawn.rows:
         return None
-    return [
-        _FIRST_TAG.sub(r'\1 hx-swap-oob="true"', row, count=1)
-        for ident, row in drawn.rows.items()
-        if shown.rows.get(ident) != row
-    ]
+    added: dict[str, str] = {}
+    if shown.frame != drawn.frame:
+        found = _added(shown, drawn)
+        if found is None:
+            return None
+        added = found
+    sent = []
+    for ident, row in drawn.rows.items():
+        if ident in added:
+            sent.append(added[ident])
+        elif shown.rows.get(ident) != row:
+            if _tag(row) in _TABLE_PARTS:
+                # A browser parses a frame's <tbody> or <tr> outside a <table> as
+                # nothing, and htmx puts no wrapper's children in a row's place.
+                return None
+            sent.append(_FIRST_TAG.sub(r'\1 hx-swap-oob="true"', row, count=1))
+    return sent
+
+
+def _tag(row: str) -> str:
+    found = _FIRST_TAG.match(row)
+    return found.group(1).strip()[1:].lower() if found else ""
+
+
+_PLACE = re.compile(r"<!--row:([^>]+?)-->")
+_WRAPPER = {"li": "ul", "tbody": "table"}
+_TABLE_PARTS = {"tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup"}
+"""What a new row is sent inside, so that it parses where it goes: htmx puts the
+wrapper's children next to the row it names."""
+
+
+def _added(shown: Drawing, drawn: Drawing) -> dict[str, str] | None:
+    """The rows ``drawn`` has and ``shown`` has not, each as the frame puts it next
+    to a row the screen shows (or one put there before it): after the row just
+    before it (``afterend``), or before the first row the screen has that follows
+    it (``beforebegin``), with only white space between, which goes with it. None
+    when a row went, or the frames differ by more than the rows that came (a list's
+    first row, a heading that changed)."""
+    if any(ident not in drawn.rows for ident in shown.rows):
+        return None
+    pieces = _PLACE.split(drawn.frame)  # text, id, text, id, ..., text
+    ids = pieces[1::2]
+    dropped: set[int] = set()
+    added: dict[str, str] = {}
+    for index, ident in enumerate(ids):
+        if ident in shown.rows:
+            continue
+        at = 2 * index + 1
+        before, after = pieces[at - 1], pieces[at + 1]
+        if index and not before.strip() and at - 1 not in dropped:
+            how, anchor, space = "afterend", ids[index - 1], before
+            dropped.add(at - 1)
+        else:
+            following = next(
+                (
+                    (later, ids[later])
+                    for later in range(index + 1, len(ids))
+                    if ids[later] in shown.rows
+                ),
+                None,
+            )
+            runs = following is not None and all(
+                not pieces[2 * between + 2].strip()
+                for between in range(index, following[0])
+            )
+            if following is None or not runs or after.strip():
+                return None
+            how, anchor, space = "beforebegin", following[1], after
+            dropped.add(at + 1)
+        dropped.add(at)
+        row = drawn.rows[ident]
+        tag = _tag(row)
+        if tag in _TABLE_PARTS and tag not in _WRAPPER:
+            return None  # a <tr> has no wrapper whose children it would be
+        wrapper = _WRAPPER.get(tag, "div")
+        inner = space + row if how == "afterend" else row + space
+        added[ident] = f'<{wrapper} hx-swap-oob="{how}:#{anchor}">{inner}</{wrapper}>'
+    rest = "".join(
+        f"<!--row:{piece}-->" if at % 2 else piece
+        for at, piece in enumerate(pieces)
+        if at not in dropped
+    )
+    return added if rest == shown.frame else None
 
 
 def draw(

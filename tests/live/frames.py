@@ -1,11 +1,15 @@
 """A page as htmx's socket extension keeps it: the live area's parts by their ids,
 each frame's elements swapped in by id (``hx-swap-oob="true"``: a part, or a row of
-one) or appended to (``beforeend``, a chat line)."""
+one), put next to a row (``afterend:#id`` / ``beforebegin:#id``: a wrapper whose
+children are a new row) or appended to (``beforeend``, a chat line)."""
 
 from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+
+_TABLE_PART = re.compile(r"^<(tbody|thead|tfoot|tr|td|th|caption|colgroup)\b")
+_BESIDE = re.compile(r'^<\w+ hx-swap-oob="(afterend|beforebegin):#([^"]+)">')
 
 _VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr", "col"}
 PARTS = re.compile(r"^(table-state|table-clock|table-presence|table-extras|region-.+)$")
@@ -85,7 +89,12 @@ def apply(page: dict[str, str], frame: str) -> None:
         elif PARTS.match(ident):
             page[ident] = _plain(whole)
         elif ident and ' hx-swap-oob="true"' in whole[: whole.index(">")]:
+            # A browser parses a table's part outside a <table> as nothing.
+            assert not _TABLE_PART.match(whole), f"#{ident} would be lost"
             _swap_row(page, ident, _plain(whole))
+        elif beside := _BESIDE.match(whole):
+            inner = whole[beside.end() : whole.rindex("</")]
+            _put_beside(page, beside.group(2), _plain(inner), beside.group(1))
 
 
 def _swap_row(page: dict[str, str], ident: str, row: str) -> None:
@@ -97,3 +106,15 @@ def _swap_row(page: dict[str, str], ident: str, row: str) -> None:
                 page[name] = html[:start] + row + html[end:]
                 return
     raise AssertionError(f"no part holds #{ident}")
+
+
+def _put_beside(page: dict[str, str], anchor: str, rows: str, how: str) -> None:
+    """New rows put after (``afterend``) or before (``beforebegin``) the element
+    ``#anchor``, in the part that holds it; an anchor no part holds is an error."""
+    for name, html in page.items():
+        for found, start, end in Elements(html).found:
+            if found == anchor:
+                at = end if how == "afterend" else start
+                page[name] = html[:at] + rows + html[at:]
+                return
+    raise AssertionError(f"no part holds #{anchor}")
