@@ -23,10 +23,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import state
-from games.cache import LRU
 from games.kit import Odds
 from games.kit.family import family_of
 from games.models import Game
+from history.cache import LRU
 
 CERTAIN = 1e-9
 """How close to 0 or 1 counts as certain (the odds are exact fractions as floats)."""

@@ -11,17 +11,18 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games.kit.family import family_of, known_words
-from games.kit.regions import Facts, draw_regions
+from games.kit.regions import Board, Facts, Region, draw
 from games.models import Game
 from history import analysis, replay
 from history.selectors import GameRow
@@ -204,3 +205,24 @@ def replay_context(
         readonly=True,
     )
     return context
+
+
+def draw_regions(
+    regions: tuple[Region, ...],
+    board: Board,
+    view: Mapping[str, Any],
+    public_view: Mapping[str, Any],
+    facts: Facts,
+    names: Mapping[int, str],
+    *,
+    readonly: bool = False,
+) -> list[tuple[Region, SafeString]]:
+    """Every region of a replay's step drawn from ``view`` (a public one from
+    ``public_view``), as the live page draws them, with nothing kept."""
+    drawn = []
+    for region in regions:
+        inputs = region.inputs(
+            public_view if region.public else view, facts, readonly=readonly
+        )
+        drawn.append((region, draw(region, inputs, facts, names, board).html))
+    return drawn

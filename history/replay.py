@@ -27,12 +27,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.cache import LRU
 from games.kit.family import family_of
 from games.models import Game
 from games.presence import bot_moves
 from games.state import action_log, game_setup, load_state, state_at
 from history import analysis
+from history.cache import LRU
 
 EVERYONE = "all"
 """The ``as`` value of the view with every role turned up."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any
 
 from django.template import engines
@@ -26,7 +25,6 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
 
 from games.kit.family import family_of
 from games.kit.regions import (
@@ -35,6 +33,7 @@ from games.kit.regions import (
     Facts,
     Inputs,
     Region,
+    catalogue,
     changed_rows,
     compact,
     draw,
@@ -44,7 +43,7 @@ from games.models import ChatMessage, Game
 from games.presence import Away, bot_moves, render_notice
 from games.words import house_decisions, option_labels, option_settings
 from live.table import Table, Viewer
-from numerals.digits import localize_text, numerals_for
+from numerals.digits import numerals_for
 
 KEPT_PER_REGION = 12
 """A room's drawings kept per region and language: one per seat of a full table and
@@ -390,52 +389,30 @@ def waiting(table: Table, viewer: Viewer, *, origin: str, user: Any) -> dict[str
     }
 
 
-# --- small parts drawn in code --------------------------------------------------------
-
-
-def render_clock(
-    game: Game, *, oob: bool = False, countdown: bool = False
-) -> SafeString:
-    """The turn clock of the current decision, the same on every screen (the server
-    decides the deadline; static/js/table.js counts it down from ``data-deadline``,
-    corrected by ``data-now`` for a device whose clock is off). Hidden without a
-    running clock; with ``countdown`` (a family's countdown shows) it still says the
-    server's time, for that count."""
-    swap = ' hx-swap-oob="true"' if oob else ""
-    now = timezone.now()
-    if game.status != Game.Status.PLAYING or game.deadline is None:
-        if not countdown:
-            return SafeString(
-                f'<p id="table-clock" class="table-clock" hidden{swap}></p>'
-            )
-        return SafeString(
-            f'<p id="table-clock" class="table-clock" hidden{swap} '
-            f'data-now="{int(now.timestamp() * 1000)}"></p>'
-        )
-    left = max(0, int((game.deadline - now).total_seconds() + 0.999))
-    numerals = numerals_for()
-    digits = escape(numerals.digits) if numerals else ""
-    return SafeString(  # every text in it is escaped
-        f'<p id="table-clock" class="table-clock{"" if left else " expired"}" '
-        f'role="timer"{swap} data-deadline="{int(game.deadline.timestamp() * 1000)}" '
-        f'data-now="{int(now.timestamp() * 1000)}" data-digits="{digits}" '
-        f'data-expired="{escape(_("Time is up: the bot is playing."))}">'
-        f"{escape(_('Time left for this decision:'))} <strong data-clock-left>"
-        f"{escape(localize_text(f'{left // 60}:{left % 60:02d}'))}</strong></p>"
-    )
+# --- small parts ----------------------------------------------------------------
 
 
 def render_state(
     game: Game, *, oob: bool = False, countdown: bool = False
 ) -> SafeString:
-    """The table's state (status, version, turn: what static/js/table.js reads) and
-    its clock."""
-    swap = ' hx-swap-oob="true"' if oob else ""
-    return SafeString(  # the status is one of the model's choices
-        f'<div id="table-state" hidden{swap} data-status="{escape(game.status)}" '
-        f'data-version="{int(game.version)}" data-turn="{int(game.turn)}"></div>'
-        + render_clock(game, oob=oob, countdown=countdown)
-    )
+    """The table's state and its turn clock (``games/_state.html``)."""
+    now = timezone.now()
+    left = None
+    if game.status == Game.Status.PLAYING and game.deadline is not None:
+        left = max(0, int((game.deadline - now).total_seconds() + 0.999))
+    numerals = numerals_for()
+    context = {
+        "game": game,
+        "oob": oob,
+        "countdown": countdown,
+        "now": int(now.timestamp() * 1000),
+        "left": left,
+        "deadline": int(game.deadline.timestamp() * 1000) if game.deadline else 0,
+        "digits": numerals.digits if numerals else "",
+        "catalogue": catalogue(),
+    }
+    template = engines["jinja2"].get_template("games/_state.html")
+    return mark_safe(template.render(context))  # noqa: S308 - a template's output
 
 
 def render_chat_line(message: ChatMessage) -> str:

@@ -390,37 +390,8 @@ def compact(html: str) -> str:
     return "\n".join(kept)
 
 
-def language() -> str:
-    return translation.get_language() or ""
-
-
 def catalogue() -> Any:
     """The active language's translation object (``config.jinja``'s sentences are
     looked up in it), or None when no language is active."""
     code = translation.get_language()
     return trans_real.translation(code) if code else None
-
-
-def draw_regions(
-    regions: tuple[Region, ...],
-    board: Board,
-    view: Mapping[str, Any],
-    public_view: Mapping[str, Any],
-    facts: Facts,
-    names: Mapping[int, str],
-    *,
-    playing: bool = True,
-    readonly: bool = False,
-) -> list[tuple[Region, SafeString]]:
-    """Every region drawn from ``view`` (a public one from ``public_view``), with
-    nothing kept: a replay's screen, a test's."""
-    drawn = []
-    for region in regions:
-        inputs = region.inputs(
-            public_view if region.public else view,
-            facts,
-            playing=playing,
-            readonly=readonly,
-        )
-        drawn.append((region, draw(region, inputs, facts, names, board).html))
-    return drawn

@@ -1,9 +1,10 @@
-"""The site's one cache helper: a small, thread-safe, least-recently-used map for
-values that never go stale.
+"""History's cache helper: a small, thread-safe, least-recently-used map for values
+that never go stale.
 
-A finished game's public story, whether a game is outside its club's rules: each is
-fully determined by its key, so a per-process cache needs no invalidation, only a
-bound on its size. daphne runs views in threads, hence the lock.
+A finished game's public story and its odds: each is fully determined by its key, so
+a per-process cache needs no invalidation, only a bound on its size. daphne runs
+views in threads, hence the lock. (A live table's data is kept by its room,
+``live.room``, and nowhere else.)
 """
 
 from __future__ import annotations
