@@ -145,3 +145,52 @@ def test_persian_names_the_mafia_roles_as_the_seed_does(po_path: Path) -> None:
         and not all(persian in text for text in _translations(entry))
     ]
     assert not wrong, wrong[:5]
+
+
+_PACKAGES = ("accounts", "api", "clubs", "config", "games", "history", "live")
+_SOURCES = [
+    path
+    for folder in (*_PACKAGES, "numerals", "voice")
+    for path in sorted((LOCALE_DIR.parent / folder).rglob("*.py"))
+    if "migrations" not in path.parts
+]
+_CALL_IN_FSTRING = re.compile(r"\{[^{}]*\b(?:n?p?gettext(?:_lazy)?|_)\(")
+
+
+def test_no_sentence_is_translated_inside_an_f_string() -> None:
+    """``makemessages`` (xgettext) does not look inside an f-string's braces: a
+    sentence marked there never reaches the catalogues, and every language shows it
+    in English (the turn clock's two sentences did, until they moved to a
+    template)."""
+    import io
+    import tokenize
+
+    found = []
+    for path in _SOURCES:
+        text = path.read_text(encoding="utf-8")
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type != tokenize.STRING:
+                continue
+            prefix = token.string[: token.string.find(token.string[-1])].lower()
+            if "f" in prefix and _CALL_IN_FSTRING.search(token.string):
+                found.append(f"{path.relative_to(LOCALE_DIR.parent)}:{token.start[0]}")
+    assert not found, found
+
+
+def test_the_turn_clock_speaks_the_pages_language() -> None:
+    import datetime as dt
+
+    from django.utils import timezone, translation
+
+    from games.models import Game
+    from live.parts import render_state
+
+    game = Game(code="CLOCK1", status=Game.Status.PLAYING, version=3, turn=2)
+    game.deadline = timezone.now() + dt.timedelta(seconds=90)
+    with translation.override("ru"):
+        russian = render_state(game)
+    with translation.override("fa"):
+        persian = render_state(game)
+    assert "На это решение осталось:" in russian and "Время вышло" in russian
+    assert "زمان باقی‌مانده برای این تصمیم:" in persian
+    assert "Time left" not in russian + persian

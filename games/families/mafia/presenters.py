@@ -233,7 +233,8 @@ def heading(view: Mapping[str, Any], words: Words) -> str:
     if phase == "dawn":
         return S(_("Dawn after night %(n)s")) % {"n": night.get("number")}
     if phase == "midday":
-        return f"{_('Midday sleep')} · {words.step(day.get('sleep_step'))}"
+        sleep = _("Midday sleep")
+        return f"{sleep} · {words.step(day.get('sleep_step'))}"
     if phase == "vote":
         vote = view.get("vote") or {}
         day_text = S(_("Day %(n)s")) % {"n": day.get("number")}
