@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 from django.utils.safestring import mark_safe
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.kit.regions import ROW, ROW_END, Drawing, changed_rows
 from tests.live.frames import apply, parts_of
@@ -121,3 +123,27 @@ def test_a_new_tr_row_sends_the_whole_region() -> None:
     old = _log(("r1", "<td>1</td>"), tag="tr", wrap="table")
     new = _log(("r1", "<td>1</td>"), ("r2", "<td>2</td>"), tag="tr", wrap="table")
     assert changed_rows(old, new) is None
+
+
+@given(
+    before=st.lists(st.integers(0, 30), unique=True, max_size=6),
+    after=st.lists(st.integers(0, 30), unique=True, max_size=8),
+    changed=st.sets(st.integers(0, 30)),
+    heading=st.booleans(),
+)
+def test_whatever_changed_a_screen_sent_the_rows_shows_the_new_drawing(
+    before: list[int], after: list[int], changed: set[int], heading: bool
+) -> None:
+    """Any two lists of rows: either the region goes whole, or the rows sent make
+    the screen equal the new drawing."""
+    old = _log(*[(f"r{n}", str(n)) for n in before])
+    new_rows = [(f"r{n}", f"{n}{'*' if n in changed else ''}") for n in after]
+    new = _log(*new_rows)
+    if heading:
+        new = _drawing(new.html.replace("<h2>Log</h2>", "<h2>Log!</h2>"))
+    sent = changed_rows(old, new)
+    if sent is None:
+        return
+    page = parts_of(old.html)
+    apply(page, "".join(sent))
+    assert page == parts_of(new.html)
