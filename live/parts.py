@@ -16,6 +16,7 @@ equals a fresh load by construction.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,21 +53,26 @@ a spare, so that every seat's own region is found again."""
 
 class Drawings:
     """A room's recent drawings, per part and language, found by equal inputs
-    (most recent first)."""
+    (most recent first). Its room's pushes and the pages of its table (drawn in
+    request threads) share it, hence the lock."""
 
     def __init__(self) -> None:
         self._made: dict[tuple[str, str], list[tuple[Any, Drawing]]] = {}
+        self._lock = threading.Lock()
 
     def get(self, part: str, inputs: Any, make: Callable[[], Drawing]) -> Drawing:
-        made = self._made.setdefault((part, translation.get_language() or ""), [])
-        for index, (known, drawing) in enumerate(made):
-            if known == inputs:
-                if index:
-                    made.insert(0, made.pop(index))
-                return drawing
+        key = (part, translation.get_language() or "")
+        with self._lock:
+            made = self._made.setdefault(key, [])
+            for index, (known, drawing) in enumerate(made):
+                if known == inputs:
+                    if index:
+                        made.insert(0, made.pop(index))
+                    return drawing
         drawing = make()
-        made.insert(0, (inputs, drawing))
-        del made[KEPT_PER_REGION:]
+        with self._lock:
+            made.insert(0, (inputs, drawing))
+            del made[KEPT_PER_REGION:]
         return drawing
 
     def forget(self) -> None:

@@ -62,10 +62,13 @@ def _live_area(
     request: HttpRequest, table: Table, *, card_error: str = "", oob: bool = False
 ) -> str:
     user = request.user if request.user.is_authenticated else None
+    room = rooms.room_of(table.game.pk)
     html, _shown = parts.area(
         table,
         table.viewer(user),
-        parts.Drawings(),
+        # The room's drawings when the table is the room's: what its pushes drew
+        # for equal inputs is not drawn again.
+        room.drawings if room is not None and room.table is table else parts.Drawings(),
         token=get_token(request),
         origin=_origin(request),
         user=user,
