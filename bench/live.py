@@ -26,6 +26,13 @@ its own. The report's last lines are each family's figures, one line each::
 ``--stop-after M`` ends a family's window once M moves are measured: a short run
 that shows every family plays (the tests' smoke run), not a figure.
 
+``refused:`` counts the server's refusals by code. A move whose POST got no answer
+at all (a transport error) is no move and no refusal: it is counted on a line of its
+own, ``failed_posts:`` (printed only when there are some), and the seat, which
+cannot know whether it was applied, decides again only on a newer view. When the
+window ends no seat starts another move, and the run waits for the moves in flight
+before it closes its connections.
+
 The database is a SQLite file in the temporary folder when ``DATABASE_URL`` is unset;
 with PostgreSQL it is a database called ``bench_live`` on that server, created and
 dropped by this script. With ``REDIS_URL`` the channel layer is Redis (``--layer core``
