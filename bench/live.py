@@ -26,6 +26,13 @@ its own. The report's last lines are each family's figures, one line each::
 ``--stop-after M`` ends a family's window once M moves are measured: a short run
 that shows every family plays (the tests' smoke run), not a figure.
 
+``refused:`` counts the server's refusals by code. A move whose POST got no answer
+at all (a transport error) is no move and no refusal: it is counted on a line of its
+own, ``failed_posts:`` (printed only when there are some), and the seat, which
+cannot know whether it was applied, decides again only on a newer view. When the
+window ends no seat starts another move, and the run waits for the moves in flight
+before it closes its connections.
+
 The database is a SQLite file in the temporary folder when ``DATABASE_URL`` is unset;
 with PostgreSQL it is a database called ``bench_live`` on that server, created and
 dropped by this script. With ``REDIS_URL`` the channel layer is Redis (``--layer core``
@@ -913,6 +920,13 @@ class Measure:
     actions: int = 0
     incomplete: int = 0
     refused: Counter[str] = field(default_factory=Counter)
+    # Moves whose POST failed in transport (no answer came): not moves, since their
+    # fate is unknown, and no refusal either.
+    failed: Counter[str] = field(default_factory=Counter)
+    # Set when the measured window ends: no seat starts another move, and the run
+    # waits for the moves in flight before it closes its connections (closing them
+    # under moves in flight cut those POSTs: the ReadErrors the runs once reported).
+    stopping: bool = False
     games: int = 0
     tables_playing: int = 0
     all_playing: asyncio.Event = field(default_factory=asyncio.Event)
@@ -1157,6 +1171,7 @@ class Seat:
         latest = self.latest
         if (
             self.args.serial
+            or self.measure.stopping
             or not self.measure.all_playing.is_set()
             or self.busy
             or latest is None
@@ -1186,13 +1201,13 @@ class Seat:
         try:
             answer = await self.post(f"tables/{game.code}/actions", body)
         except Exception as exc:  # counted and reported; the run goes on
-            # The move may or may not have been applied: decide again on the next
-            # view (a repeat is refused by the server, which is harmless).
-            self.measure.refused[f"{type(exc).__name__}: {exc}"[:90]] += 1
-            self.decided_on = -1
+            # No answer (a transport error): the move may or may not have been
+            # applied, and an unnamed move can be neither asked about nor sent
+            # again safely (a second decision on the same view could be a second
+            # move). It is not counted, and the seat decides again only on a newer
+            # view (``decided_on`` stays).
+            self.measure.failed[f"{type(exc).__name__}: {exc}"[:90]] += 1
             self.busy = False
-            await asyncio.sleep(0.05)
-            self.maybe_move()
             return
         if answer.status_code == 200:
             version = _version_of(answer.content)
@@ -1442,6 +1457,7 @@ class BrowserSeat(Seat):
     def maybe_move(self) -> None:
         if (
             self.args.serial
+            or self.measure.stopping
             or not self.measure.all_playing.is_set()
             or self.busy
             or self.seen <= self.decided_on
@@ -1467,8 +1483,10 @@ class BrowserSeat(Seat):
         try:
             await self.submit(self.rng.choice(forms))
         except Exception as exc:  # counted and reported; the run goes on
-            self.measure.refused[f"{type(exc).__name__}: {exc}"[:90]] += 1
-            self.busy, self.decided_on = False, -1
+            # No answer (a transport error, a socket gone): as a program's lost
+            # POST, not a move, and the seat decides again only on a newer page.
+            self.measure.failed[f"{type(exc).__name__}: {exc}"[:90]] += 1
+            self.busy = False
 
     def answered(self, version: int) -> bool:
         """Whether the page at ``version`` shows the seat's move in flight, so that
@@ -1970,6 +1988,7 @@ async def run(
         together[1].set()
     measure.window = (start, min(measure.window[1], time.perf_counter()))
     measure.cpu = cpu_seconds(pids) - cpu_before  # type: ignore[attr-defined]
+    measure.stopping = True
     stop.set()
     await asyncio.sleep(0.6)
     after_window = server_totals(stats_dir) if stats_dir else None
@@ -1979,6 +1998,14 @@ async def run(
     for task in done:
         if task.exception() is not None:
             print(f"a table failed: {task.exception()!r}", file=sys.stderr)
+    # The moves still in flight get their answers before the connections close.
+    in_flight = [task for seat in measure.seats for task in seat.moves]
+    if in_flight:
+        _done, late = await asyncio.wait(in_flight, timeout=30)
+        for task in late:
+            task.cancel()
+        if late:
+            print(f"moves still unanswered at the end: {len(late)}", file=sys.stderr)
     for client in clients:
         await client.aclose()
     for player in measure.seats:
@@ -2133,6 +2160,9 @@ def report(
         f"moves_measured: {measure.actions} (incomplete pushes: {measure.incomplete})"
     )
     print(f"refused: {dict(measure.refused) or 'none'}")
+    if measure.failed:
+        # Sent, and no answer came: not counted as moves.
+        print(f"failed_posts: {dict(measure.failed)}")
     if latencies_ms:
         print(
             f"push_mean_ms: {statistics.fmean(latencies_ms):.1f} "

@@ -22,9 +22,15 @@ else the page's error fragment (``error_template``, swapped in out of band by ht
 Then, for the HTML path, ``receive`` decodes JSON safely (invalid JSON, or nesting
 deeper than ``MAX_DEPTH``, is answered, not raised). An exception escaping a
 subclass's handler is logged and answered with a ``server_error`` frame: the socket
-stays open and the state is whatever the last committed transaction left. An answer
-to a socket that has gone away meanwhile (``socket_gone``: the server refuses the
-write) is dropped, logged at debug: never raised, and never mistaken for a fault.
+stays open and the state is whatever the last committed transaction left.
+
+Every frame a consumer writes, whatever wrote it (an answer, a push, a redraw, a
+relayed voice signal, a handler of a channel layer message), passes one guard
+(``AuthenticatedConsumer.to_client``, the ``send`` Channels is given): a frame to a
+socket that has gone away meanwhile (``socket_gone``: the server refuses the write)
+is dropped, logged at debug; never raised, so it neither ends the consumer with an
+error nor cuts short what it was doing, and never mistaken for a fault. Any other
+failure to write is raised, and logged with its traceback where it is handled.
 """
 
 from __future__ import annotations
@@ -247,14 +253,18 @@ class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
     bucket: TokenBucket
     refused_in_a_row = 0
     accepted = False
+    # The server's own ``send``, behind ``to_client``.
+    server_send: Callable[[dict[str, Any]], Any]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Channels' loop over the client's and the layer's messages. A layer that
-        cannot be reached (Redis down, on connect or later) ends the socket with
-        ``CLOSE_UNAVAILABLE``, not an error close (1011) the page cannot tell from
-        a bug: accepted first if it was not, so the code reaches the client."""
+        """Channels' loop over the client's and the layer's messages, writing
+        through ``to_client``. A layer that cannot be reached (Redis down, on
+        connect or later) ends the socket with ``CLOSE_UNAVAILABLE``, not an error
+        close (1011) the page cannot tell from a bug: accepted first if it was not,
+        so the code reaches the client."""
+        self.server_send = send
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, receive, self.to_client)
         except Exception as exc:
             if not layer_unreachable(exc):
                 raise
@@ -274,6 +284,20 @@ class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
             except Exception as error:
                 if not layer_unreachable(error):
                     raise
+
+    async def to_client(self, message: dict[str, Any]) -> None:
+        """The one way out to the client: every message a consumer sends (``send``,
+        ``send_json``, ``accept``, ``close``) comes here. A frame the server refuses
+        because the socket has gone (either end closed it, and its disconnect has
+        not reached the consumer yet) is dropped and logged at debug: nobody is
+        left to read it, and the disconnect that follows ends the consumer. Any
+        other failure is raised."""
+        try:
+            await self.server_send(message)
+        except Exception as exc:
+            if message.get("type") != "websocket.send" or not socket_gone(exc):
+                raise
+            self.log_gone(exc)
 
     async def accept(self, subprotocol: Any = None, headers: Any = None) -> None:
         await super().accept(subprotocol, headers)
@@ -330,9 +354,10 @@ class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
             await super().websocket_receive(message)
         except Exception as exc:
             if fault_in(exc) is None:
-                # The handler's own answer met a socket that has gone: nothing is
-                # wrong, and there is nobody to tell. (A fault it was handling when
-                # it met it is logged below, with the whole chain.)
+                # A socket gone, met some way other than a write (``to_client``
+                # drops those): nothing is wrong, and there is nobody to tell. (A
+                # fault being handled when it was met is logged below, with the
+                # whole chain.)
                 self.log_gone(exc)
                 return
             logger.exception("websocket frame failed: %s", self.scope.get("path"))
@@ -364,19 +389,14 @@ class AuthenticatedConsumer(AsyncJsonWebsocketConsumer):
         await self.answer(refusal)
 
     async def answer(self, exc: errors.RequestError) -> None:
-        """``send_error``, unless the socket has gone away meanwhile (closed by
-        either end, its disconnect still on its way): then nothing, logged at
-        debug. Any other failure, rendering the frame included, is raised."""
-        try:
-            await self.send_error(exc)
-        except Exception as error:
-            if not socket_gone(error):
-                raise
-            self.log_gone(error)
+        """``send_error``: to a socket that has gone meanwhile, nothing
+        (``to_client``). Any other failure, rendering the frame included, is
+        raised."""
+        await self.send_error(exc)
 
     def log_gone(self, exc: BaseException) -> None:
         logger.debug(
-            "websocket answer dropped, the socket has gone (%s): %s",
+            "websocket frame dropped, the socket has gone (%s): %s",
             type(exc).__name__,
             self.scope.get("path"),
         )

@@ -5,11 +5,9 @@ the handshake. On the page's socket these used to close it with 1011."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -17,11 +15,12 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from config.asgi import application
+from games import engine
 from games.models import ChatMessage, Game
+from games.state import load_state
 from tests.api.sockets import next_message, open_socket
 from tests.api.support import by_seat, open_table
-from tests.config.sockets import browser_socket
+from tests.config.sockets import ClosedUnderneath, browser_socket
 from tests.fuzz.tables import fingerprint
 from tests.games.conftest import seated_users, start_table
 
@@ -156,72 +155,76 @@ async def test_a_crash_in_a_handler_is_answered_and_the_socket_lives(
     await communicator.disconnect()
 
 
-class ClosedUnderneath:
-    """The site's application behind a server whose client has gone: once ``gone`` is
-    set, every frame the socket writes is refused as daphne refuses a write to a
-    socket already closing (autobahn's ``Disconnected``), and ``refused`` is set."""
-
-    def __init__(self) -> None:
-        self.gone = asyncio.Event()
-        self.refused = asyncio.Event()
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        from autobahn.exception import Disconnected
-
-        async def write(message: dict[str, Any]) -> None:
-            if self.gone.is_set() and message["type"] == "websocket.send":
-                self.refused.set()
-                raise Disconnected("Attempt to send on a closed protocol")
-            await send(message)
-
-        await application(scope, receive, write)
+# What each frame has the socket write after the client has gone: one answer, or,
+# for a move the table refuses, the area drawn anew and the refusal over it.
+WRITES = {"binary": 1, "refused": 1, "crash": 1, "refused_move": 2, "replayed": 1}
 
 
-@pytest.mark.parametrize("frame", ["binary", "refused", "crash"])
+@pytest.mark.parametrize("frame", list(WRITES))
 async def test_an_answer_to_a_socket_that_has_gone_is_dropped(
     frame: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A frame answered after the client has gone (refused by the base's checks, by
-    the table's own reading, or crashing the handler): the answer is dropped, logged
-    at debug, and the socket's consumer ends cleanly when the disconnect comes; a
-    crash is still logged as the error it is."""
+    the table's own reading, crashing the handler, a move the table refuses, or a
+    named move's repeat, whose answer is the area drawn anew): each frame written is
+    dropped, logged at debug, without cutting short the rest of the answer; the
+    socket's consumer ends cleanly when the disconnect comes; a crash is still
+    logged as the error it is."""
     from live import consumers
 
     server = ClosedUnderneath()
     game = await sync_to_async(start_table)("partisans", 5, {"chat": True})
     users = await sync_to_async(seated_users)(game)
+    leader = await sync_to_async(_leader)(game)
     communicator, connected, _ = await browser_socket(
-        users[0], f"/ws/table/{game.code}/", app=server
+        users[leader], f"/ws/table/{game.code}/", app=server
     )
     assert connected
     assert "data-version" in await communicator.receive_from(timeout=TIMEOUT)
+    named = {"action": "propose", "team": ["0", "1"], "turn": "0", "move_id": "m-1"}
+    if frame == "replayed":
+        # The move applied while the client is there, its push received.
+        await communicator.send_json_to(named)
+        while 'data-version="1"' not in await communicator.receive_from(TIMEOUT):
+            pass
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug, on purpose")
 
-    monkeypatch.setattr(consumers, "move_from_fields", broken)
+    if frame == "crash":
+        monkeypatch.setattr(consumers, "move_from_fields", broken)
     caplog.set_level(logging.DEBUG, logger="live.sockets")
     server.gone.set()
     if frame == "binary":
         await communicator.send_to(bytes_data=b'{"text": "hi"}')
     elif frame == "refused":
         await communicator.send_json_to({"text": 7})
+    elif frame == "refused_move":
+        # A decision long past: refused by the table, which redraws the area.
+        await communicator.send_json_to({**named, "turn": "7", "move_id": "m-2"})
+    elif frame == "replayed":
+        await communicator.send_json_to(named)
     else:
         await communicator.send_json_to({"action": "vote", "turn": "0"})
-    await asyncio.wait_for(server.refused.wait(), TIMEOUT)
+    await server.until_refused(WRITES[frame], TIMEOUT)
     # Frames are handled one at a time: the disconnect is read once the frame's
     # handling is over, and the consumer then ends; had the handling raised, this
     # raises it.
     await communicator.disconnect()
+    assert server.refused == WRITES[frame]
     records = [r for r in caplog.records if r.name == "live.sockets"]
     dropped = [r for r in records if r.levelno == logging.DEBUG and "gone" in r.msg]
-    assert dropped, [r.getMessage() for r in records]
+    assert len(dropped) == WRITES[frame], [r.getMessage() for r in records]
     failed = [r for r in records if r.levelno >= logging.ERROR]
     if frame == "crash":
         assert len(failed) == 1 and failed[0].exc_info
         assert "on purpose" in str(failed[0].exc_info[1])
     else:
         assert not failed, [r.getMessage() for r in failed]
+
+
+def _leader(game: Game) -> int:
+    return int(engine.view(load_state(game), None)["leader"])
 
 
 def _raised_while_handling(first: Exception, then: Exception) -> Exception:

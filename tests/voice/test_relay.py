@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import logging
 import re
 from typing import Any
 
@@ -21,6 +22,7 @@ from channels.testing import WebsocketCommunicator
 from games import engine
 from games.models import Game
 from games.state import load_state
+from tests.config.sockets import ClosedUnderneath, browser_socket
 from tests.factories import UserFactory
 from tests.games.conftest import seated_users, start_table
 from tests.games.test_consumers import connect
@@ -556,3 +558,32 @@ async def test_the_day_shuts_the_team_room_and_tells_nobody_outside_it() -> None
     seen = await voice_until(seats[town[0]], type="candidate")
     assert [frame["room"] for frame in seen] == ["table"], seen
     await close_all(seats)
+
+
+async def test_a_signal_to_a_seat_whose_page_has_gone_is_dropped(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A signal relayed to a seat whose page has just gone (the server refuses the
+    socket's writes, its disconnect still on its way) is dropped, logged at debug:
+    the relay comes from the channel layer, not from a frame of that page's, and
+    once ended its socket's consumer with an error."""
+    game = await sync_to_async(start_table)("partisans", 5)
+    users = await sync_to_async(seated_users)(game)
+    server = ClosedUnderneath()
+    seats = {0: await connect(users[0], game.code)}
+    seats[1], connected, _ = await browser_socket(
+        users[1], f"/ws/table/{game.code}/", app=server
+    )
+    assert connected
+    sessions = await join_in_turn(seats, [0, 1])
+    caplog.set_level(logging.DEBUG, logger="live.sockets")
+    server.gone.set()
+    await say(seats[0], type="offer", room="table", to=1, session=sessions[1], sdp=SDP)
+    await server.until_refused(1, TIMEOUT)
+    # Had the relay raised, the consumer ended with it, and this raises it.
+    await seats[1].disconnect()
+    failed = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not failed, [r.getMessage() for r in failed]
+    dropped = [r for r in caplog.records if "socket has gone" in r.getMessage()]
+    assert len(dropped) == 1
+    await seats[0].disconnect()
