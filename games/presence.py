@@ -124,23 +124,6 @@ async def socket_closed(consumer: Any) -> None:
         )
 
 
-_OVER = frozenset({Game.Status.FINISHED, Game.Status.ABANDONED})
-
-
-async def presence_heard(consumer: Any) -> None:
-    """Someone at the table left or came back: read who is away now and hand it to
-    the socket (``send_presence``: a page's notice, a program's list)."""
-    sent = getattr(consumer, "sent", None)
-    if sent is not None and sent[1] in _OVER:
-        # A game that is over shows nobody away, and never will again: the notice
-        # this screen has is the empty one (the end's push swapped it in). Players
-        # leaving a finished table would otherwise make every screen still open
-        # there read the table and send that same empty notice, once per departure.
-        return
-    away = await database_sync_to_async(read)(consumer.game_id)
-    await consumer.send_presence(away)
-
-
 def away_json(away: tuple[Away, ...]) -> list[dict[str, Any]]:
     """Who is away, for programs: each seat (None: the moderator) with when its
     player left and when the bot starts playing for it (None for the moderator)."""

@@ -262,8 +262,10 @@ async def _send(screen: Screen, frame: str | None) -> None:
         return  # nothing for this screen
     try:
         await screen.deliver(frame)
-    except Exception:  # a screen closing meanwhile: its disconnect follows
-        log.debug("a frame could not be sent", exc_info=True)
+    except Exception:
+        # A socket that has gone drops its frames itself (live.sockets' guard):
+        # what reaches here is a fault, logged; the other screens still get theirs.
+        log.exception("a frame could not be sent")
 
 
 def _chat_line(game_id: int, message_id: int) -> ChatMessage | None:
