@@ -46,6 +46,16 @@ _READS = (
 )
 """What every region reads of the view (the board is made whole from it)."""
 _FACTS = ("turn", "status")
+_CARD = ("legal", "me", "options", "phase", "seats")
+"""What a player's card reads (``presenters.LiveBoard.card``)."""
+
+
+def _card_reads(view: Mapping[str, Any]) -> tuple[str, ...]:
+    return ("me",) if presenters.moderating(view) else _CARD
+
+
+def _console_reads(view: Mapping[str, Any]) -> tuple[str, ...]:
+    return _READS if presenters.moderating(view) else ("me",)
 
 
 class Live(kit.LivePage):
@@ -57,11 +67,13 @@ class Live(kit.LivePage):
             column="top",
             facts=(*_FACTS, "countdown", "ended_by"),
         ),
-        kit.Region("console", "mafia/console.html", reads=_READS, facts=_FACTS),
+        # A player's console and the moderator's card are empty: the player's
+        # console, and the card, read only what they show.
+        kit.Region("console", "mafia/console.html", reads=_console_reads, facts=_FACTS),
         kit.Region(
             "board", "mafia/board.html", reads=_READS, public=True, facts=_FACTS
         ),
-        kit.Region("card", "mafia/card.html", reads=_READS, facts=_FACTS),
+        kit.Region("card", "mafia/card.html", reads=_card_reads, facts=_FACTS),
         kit.Region(
             "record",
             "mafia/record.html",
@@ -74,8 +86,8 @@ class Live(kit.LivePage):
 
     def board(
         self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
-    ) -> presenters.Board:
-        return presenters.board(view, names, playing=playing)
+    ) -> presenters.LiveBoard:
+        return presenters.LiveBoard(view, names, playing=playing)
 
     def countdown(self, view: Mapping[str, Any]) -> tuple[int, int] | None:
         # The moderator's speech timer (engine/README.md: "the platform shows the

@@ -863,3 +863,48 @@ def board(
             else _("Waiting for the moderator.")
         )
     return result
+
+
+class LiveBoard:
+    """The board as a live region's template reads it: the card and the console
+    are worked out from the keys they need alone, so that the regions that show
+    them (``family.Live``) declare only those and are not drawn again for every
+    seat when a ballot or a tap changes what the others show; anything else is
+    the whole :class:`Board`, made when first asked for."""
+
+    def __init__(
+        self, view: Mapping[str, Any], names: Mapping[int, str], *, playing: bool
+    ) -> None:
+        self.view, self.names, self.playing = view, names, playing
+
+    @cached_property
+    def whole(self) -> Board:
+        return board(self.view, self.names, playing=self.playing)
+
+    @cached_property
+    def card(self) -> Card | None:
+        me = self.view["me"]
+        if not me or me.get("seat") == MODERATOR:
+            return None
+        return _card(me, self.view, self.names, words_for(self.view["ruleset"]))
+
+    @cached_property
+    def console(self) -> Console | None:
+        me = self.view["me"]
+        if not me or me.get("seat") != MODERATOR:
+            return None
+        return self.whole.console
+
+    @property
+    def over(self) -> bool:
+        return bool(self.view["phase"] == "over")
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.whole, name)
+
+
+def moderating(view: Mapping[str, Any]) -> bool:
+    me = view.get("me")
+    return bool(me) and me.get("seat") == MODERATOR
