@@ -50,6 +50,19 @@ _CARD = ("legal", "me", "options", "phase", "seats")
 """What a player's card reads (``presenters.LiveBoard.card``)."""
 
 
+_PLAYERS_TOP = (
+    *(key for key in _READS if key not in ("ledger", "vote")),
+    "vote.kind",
+)
+"""A player's banner and heading: of the vote only its kind, and nothing of who
+has tapped (the moderator's console shows that): a ballot or a tap changes no other
+player's top region."""
+
+
+def _top_reads(view: Mapping[str, Any]) -> tuple[str, ...]:
+    return _READS if presenters.moderating(view) else _PLAYERS_TOP
+
+
 def _card_reads(view: Mapping[str, Any]) -> tuple[str, ...]:
     return ("me",) if presenters.moderating(view) else _CARD
 
@@ -63,7 +76,7 @@ class Live(kit.LivePage):
         kit.Region(
             "top",
             "mafia/top.html",
-            reads=_READS,
+            reads=_top_reads,
             column="top",
             facts=(*_FACTS, "countdown", "ended_by"),
         ),

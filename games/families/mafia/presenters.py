@@ -199,7 +199,6 @@ class Board:
     over: bool
     moderator: bool
     news: list[str]
-    vote: dict[str, Any] | None
     timer: str
     source: tuple[Mapping[str, Any], Mapping[int, str], Words] = field(
         repr=False, compare=False
@@ -218,6 +217,22 @@ class Board:
     @cached_property
     def record(self) -> list[str]:
         return _record(*self.source)
+
+    @cached_property
+    def vote(self) -> dict[str, Any] | None:
+        """The vote in progress as the table sees it (the public board's): only
+        that region reads its ballots, which change with every one cast."""
+        view, names, words = self.source
+        vote = view.get("vote")
+        if not vote:
+            return None
+        return {
+            "kind": str(words.vote(vote["kind"])),
+            "threshold": vote["threshold"],
+            "candidates": _names(names, vote["candidates"]),
+            "cast": len(vote.get("ballots") or {}),
+            "voters": len(vote.get("voters") or ()),
+        }
 
 
 def heading(view: Mapping[str, Any], words: Words) -> str:
@@ -778,16 +793,6 @@ def board(
         if mornings and phase in ("day", "midday", "vote")
         else []
     )
-    vote = view.get("vote")
-    vote_board = None
-    if vote:
-        vote_board = {
-            "kind": str(words.vote(vote["kind"])),
-            "threshold": vote["threshold"],
-            "candidates": _names(names, vote["candidates"]),
-            "cast": len(vote.get("ballots") or {}),
-            "voters": len(vote.get("voters") or ()),
-        }
     timer = view.get("timer")
     timer_text = ""
     if timer and not over:
@@ -807,7 +812,6 @@ def board(
         over=over,
         moderator=moderator,
         news=news,
-        vote=vote_board,
         timer=timer_text,
         source=(view, names, words),
     )
