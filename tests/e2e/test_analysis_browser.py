@@ -5,6 +5,7 @@ the ten-player board fitting the screen without a sideways scroll."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -71,6 +72,9 @@ def test_the_board_follows_the_replay(
         "data-step", str(target + 1)
     )
     assert _current_stage(page) == str(target)
+    # htmx makes swapped-in content live once it settles (20 ms): a person cannot
+    # change the list sooner, a test can, and its change would go unheard.
+    expect(page.locator("#replay")).not_to_have_class(re.compile(r"\bhtmx-added\b"))
     # See as Ann (seat 0, evil): she knew both traitors from the deal.
     page.locator("#replay-as").select_option("0")
     expect(page.locator("[data-analysis]")).to_have_attribute("data-analysis-as", "0")
