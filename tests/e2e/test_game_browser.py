@@ -64,7 +64,11 @@ SAME_AS_RELOAD = r"""() => {
       .forEach((e) => e.removeAttribute("hx-swap-oob"));
     // Who is away is a matter of time, not of the game's version: a player can go
     // away between the two reads (tests/games/test_presence.py covers the notice).
-    copy.querySelectorAll("#table-presence").forEach((e) => e.replaceChildren());
+    // Its notice is shown or hidden by the same fact, so both are left out.
+    copy.querySelectorAll("#table-presence").forEach((e) => {
+      e.replaceChildren();
+      e.removeAttribute("hidden");
+    });
     return copy.innerHTML.replace(/\s+/g, " ").trim();
   };
   return [clean(document.getElementById("table-live")),
