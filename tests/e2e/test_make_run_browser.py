@@ -135,8 +135,15 @@ def test_the_bot_playing_for_a_player_who_left_shows_on_every_other_screen(
         for position, user in seats.items()
     }
     for page in pages.values():
+        # The socket's first frame swaps the whole live area in again: a team
+        # ticked before it comes would be unticked by it.
+        page.add_init_script(
+            "window.__frames = 0; document.addEventListener('htmx:wsAfterMessage',"
+            " () => { window.__frames += 1; });"
+        )
         page.goto(game.get_absolute_url())
         expect(live(page)).to_have_attribute("data-status", "playing")
+        page.wait_for_function("() => window.__frames > 0", timeout=WAIT_MS)
     # The leader proposes; everyone but Зоя (the last seat) votes.
     rng = random.Random(5)
     (leader,) = engine.waiting_for(load_state(game))
